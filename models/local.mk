@@ -1,0 +1,2 @@
+# models/: one model per .c/.h pair; profiles are data installed with the program.
+libstorsim_a_SOURCES +=

@@ -1,0 +1,6 @@
+# sim/: the engine and the program around it.
+libstorsim_a_SOURCES += \
+	sim/evq.c sim/evq.h \
+	sim/sim.c sim/sim.h \
+	sim/rng.c sim/rng.h \
+	sim/util.c sim/util.h

@@ -1,0 +1,47 @@
+/* The engine's run loop and component set-up. */
+#include "sim.h"
+
+void sim_init(struct sim *s, uint64_t seed)
+{
+	*s = (struct sim){.seed = seed};
+	evq_init(&s->q);
+}
+
+void sim_destroy(struct sim *s)
+{
+	evq_destroy(&s->q);
+}
+
+void sim_component_init(struct sim *s, struct sim_component *c,
+			const struct sim_component_ops *ops, const char *name)
+{
+	c->ops = ops;
+	c->sim = s;
+	c->name = name;
+	sim_rng_seed(&c->rng, s->seed, name);
+}
+
+uint64_t sim_run(struct sim *s, sim_time until)
+{
+	struct evq *q = &s->q;
+	uint64_t ran = 0;
+
+	s->stop = false;
+	while (q->n > 0 && !s->stop) {
+		if (evq_key_time(q->heap[0]) > until)
+			break;
+		evq_key k = evq_pop(q);
+		uint32_t slot = evq_key_slot(k);
+		struct evq_record r = q->rec[slot];
+
+		evq_free_slot(q, slot);
+		q->rec[slot].comp = NULL;
+		if (!r.comp)
+			continue;
+		s->now = evq_key_time(k);
+		r.comp->ops->handle(r.comp, r.type, r.ptr, r.arg);
+		ran++;
+	}
+	s->events_run += ran;
+	return ran;
+}

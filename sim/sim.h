@@ -1,0 +1,99 @@
+/*
+ * The discrete-event engine.
+ *
+ * Simulated time is an integer count of nanoseconds (sim_time) everywhere in
+ * storsim. Events are ordered by (time, sequence): two events due at the same
+ * nanosecond run in the order they were scheduled, so a run is a pure
+ * function of its inputs and seed.
+ *
+ * A component is any simulated part that receives events: a CPU, a task, a
+ * block queue, a device. It embeds struct sim_component first in its private
+ * state and names an ops table whose handle() receives its events, as ROSS
+ * LP types and fio's ioengine_ops do. An event carries a small type code, a
+ * pointer and a 64-bit argument; what they mean is private to the component.
+ */
+#ifndef STORSIM_SIM_H
+#define STORSIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evq.h"
+#include "rng.h"
+
+typedef uint64_t sim_time;
+
+#define SIM_NSEC ((sim_time)1)
+#define SIM_USEC ((sim_time)1000)
+#define SIM_MSEC ((sim_time)1000000)
+#define SIM_SEC  ((sim_time)1000000000)
+#define SIM_TIME_MAX UINT64_MAX
+
+struct sim;
+struct sim_component;
+
+struct sim_component_ops {
+	const char *name;	/* model type, e.g. "nvme-dev" */
+	/* Receives every event sent to a component of this type. Required. */
+	void (*handle)(struct sim_component *c, unsigned type, void *ptr,
+		       uint64_t arg);
+};
+
+struct sim_component {
+	const struct sim_component_ops *ops;
+	struct sim *sim;
+	const char *name;	/* instance name, e.g. "nvme0"; seeds rng */
+	struct sim_rng rng;	/* this component's own random stream */
+};
+
+/* An event handle, for sim_cancel(); 0 is never a live event. */
+typedef uint64_t sim_event_id;
+
+struct sim {
+	sim_time now;
+	uint64_t seed;
+	uint64_t events_run;	/* events delivered so far */
+	bool stop;		/* set by a handler to end sim_run() early */
+	struct evq q;
+};
+
+void sim_init(struct sim *s, uint64_t seed);
+void sim_destroy(struct sim *s);
+
+/* Attach a component to the simulation and seed its random stream from the
+ * run seed and the instance name. */
+void sim_component_init(struct sim *s, struct sim_component *c,
+			const struct sim_component_ops *ops, const char *name);
+
+/* Deliver (type, ptr, arg) to c at absolute time at (>= now). */
+static inline sim_event_id sim_schedule(struct sim *s, sim_time at,
+					struct sim_component *c, unsigned type,
+					void *ptr, uint64_t arg)
+{
+	return evq_push(&s->q, at < s->now ? s->now : at, c, type, ptr, arg);
+}
+
+static inline sim_event_id sim_after(struct sim *s, sim_time delay,
+				     struct sim_component *c, unsigned type,
+				     void *ptr, uint64_t arg)
+{
+	return evq_push(&s->q, s->now + delay, c, type, ptr, arg);
+}
+
+/* Cancel a pending event; cancelling one that already ran is a no-op. */
+static inline void sim_cancel(struct sim *s, sim_event_id id)
+{
+	evq_cancel(&s->q, id);
+}
+
+static inline sim_time sim_now(const struct sim *s)
+{
+	return s->now;
+}
+
+/* Run events in order until none is left, the next is later than until, or
+ * a handler sets s->stop. Returns the number of events delivered. */
+uint64_t sim_run(struct sim *s, sim_time until);
+
+#endif

@@ -1,0 +1,55 @@
+/* Error reporting helpers. */
+#include <string.h>
+
+#include "util.h"
+
+G_DEFINE_QUARK(storsim-error-quark, storsim_error)
+
+static void located_error(GError **err, int code, const char *file, int line,
+			  const char *option, const char *fmt, va_list ap)
+{
+	GString *msg = g_string_new(NULL);
+
+	if (file) {
+		g_string_append(msg, file);
+		if (line > 0)
+			g_string_append_printf(msg, ":%d", line);
+		g_string_append(msg, ": ");
+	}
+	if (option)
+		g_string_append_printf(msg, "option '%s': ", option);
+	g_string_append_vprintf(msg, fmt, ap);
+	g_set_error_literal(err, STORSIM_ERROR, code, msg->str);
+	g_string_free(msg, TRUE);
+}
+
+void storsim_input_error(GError **err, const char *file, int line,
+			 const char *option, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	located_error(err, STORSIM_ERROR_INPUT, file, line, option, fmt, ap);
+	va_end(ap);
+}
+
+void storsim_unsupported_error(GError **err, const char *file, int line,
+			       const char *option, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	located_error(err, STORSIM_ERROR_UNSUPPORTED, file, line, option, fmt, ap);
+	va_end(ap);
+}
+
+int storsim_json_key_line(const char *text, const char *key)
+{
+	g_autofree char *quoted = g_strdup_printf("\"%s\"", key);
+	const char *hit = text ? strstr(text, quoted) : NULL;
+	int line = 1;
+
+	if (!hit)
+		return 0;
+	for (const char *p = text; p < hit; p++)
+		line += *p == '\n';
+	return line;
+}

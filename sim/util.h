@@ -1,0 +1,40 @@
+/*
+ * Small helpers shared by the whole program: the error domain and the one
+ * format every bad-input message uses ("FILE:LINE: option 'NAME': what is
+ * wrong"), and size/time formatting.
+ */
+#ifndef STORSIM_UTIL_H
+#define STORSIM_UTIL_H
+
+#include <glib.h>
+#include <stdint.h>
+
+#define STORSIM_ERROR storsim_error_quark()
+GQuark storsim_error_quark(void);
+
+enum storsim_error_code {
+	STORSIM_ERROR_INPUT = 1,	/* bad job file, option, trace, profile */
+	STORSIM_ERROR_UNSUPPORTED,	/* valid for fio, not modelled: refused */
+	STORSIM_ERROR_IO,		/* reading or writing a file failed */
+	STORSIM_ERROR_EXTERNAL,		/* QEMU, libvirt or another program failed */
+};
+
+/*
+ * Set *err to an input error located at file:line and naming option. Any of
+ * file (NULL), line (0) and option (NULL) may be left out.
+ */
+void storsim_input_error(GError **err, const char *file, int line,
+			 const char *option, const char *fmt, ...)
+	G_GNUC_PRINTF(5, 6);
+
+/* Like storsim_input_error with code STORSIM_ERROR_UNSUPPORTED. */
+void storsim_unsupported_error(GError **err, const char *file, int line,
+			       const char *option, const char *fmt, ...)
+	G_GNUC_PRINTF(5, 6);
+
+/* Line number (1-based) of the first occurrence of "key" (with quotes) in a
+ * JSON text, or 0: json-c keeps no positions, so profile errors find the line
+ * this way. */
+int storsim_json_key_line(const char *text, const char *key);
+
+#endif

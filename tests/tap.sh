@@ -1,0 +1,11 @@
+# TAP helpers for shell tests: source this file, call plan N, then ok/not_ok.
+_tap_n=0
+_tap_fail=0
+plan() { echo "1..$1"; }
+ok() { _tap_n=$((_tap_n + 1)); echo "ok $_tap_n - $*"; }
+not_ok() { _tap_n=$((_tap_n + 1)); _tap_fail=1; echo "not ok $_tap_n - $*"; }
+# check DESCRIPTION COMMAND...: ok when the command succeeds.
+check() { local d="$1"; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+diag() { echo "# $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+finish() { exit $_tap_fail; }
