@@ -3,4 +3,5 @@ libstorsim_a_SOURCES += \
 	sim/evq.c sim/evq.h \
 	sim/sim.c sim/sim.h \
 	sim/rng.c sim/rng.h \
-	sim/util.c sim/util.h
+	sim/util.c sim/util.h \
+	sim/params.c sim/params.h
