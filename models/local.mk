@@ -1,2 +1,3 @@
 # models/: one model per .c/.h pair; profiles are data installed with the program.
-libstorsim_a_SOURCES +=
+libstorsim_a_SOURCES += \
+	models/host/host.c models/host/host.h

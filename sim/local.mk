@@ -4,4 +4,5 @@ libstorsim_a_SOURCES += \
 	sim/sim.c sim/sim.h \
 	sim/rng.c sim/rng.h \
 	sim/util.c sim/util.h \
-	sim/params.c sim/params.h
+	sim/params.c sim/params.h \
+	sim/stage.c sim/stage.h
