@@ -113,7 +113,8 @@ static inline sim_time sim_now(const struct sim *s)
 }
 
 /* Run events in order until none is left, the next is later than until, or
- * a handler sets s->stop. Returns the number of events delivered. */
+ * a handler sets s->stop; unless stopped, the clock then reads until (when
+ * until is not SIM_TIME_MAX). Returns the number of events delivered. */
 uint64_t sim_run(struct sim *s, sim_time until);
 
 #endif

@@ -18,3 +18,8 @@ check_PROGRAMS += tests/unit/test-evq
 tests_unit_test_evq_SOURCES = tests/unit/test-evq.c
 tests_unit_test_evq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-evq
+
+check_PROGRAMS += tests/unit/test-host
+tests_unit_test_host_SOURCES = tests/unit/test-host.c
+tests_unit_test_host_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-host
