@@ -1,3 +1,11 @@
 # models/: one model per .c/.h pair; profiles are data installed with the program.
 libstorsim_a_SOURCES += \
-	models/host/host.c models/host/host.h
+	models/kernel.c models/kernel.h \
+	models/host/host.c models/host/host.h \
+	models/block/blk_mq.c models/block/blk_mq.h \
+	models/drivers/null_blk.c models/drivers/null_blk.h \
+	models/fs/vfs.h \
+	models/fs/blkdev.c models/fs/blkdev.h \
+	models/engines/io_uring.c models/engines/io_uring.h \
+	models/engines/t_io_uring.c models/engines/t_io_uring.h \
+	models/registry.c models/registry.h

@@ -5,4 +5,9 @@ libstorsim_a_SOURCES += \
 	sim/rng.c sim/rng.h \
 	sim/util.c sim/util.h \
 	sim/params.c sim/params.h \
-	sim/stage.c sim/stage.h
+	sim/stage.c sim/stage.h \
+	sim/profile.c sim/profile.h \
+	sim/system.c sim/system.h \
+	sim/commands.h \
+	sim/cmd_uring_bench.c \
+	sim/cmd_params.c
