@@ -4,5 +4,6 @@
 
 int cmd_uring_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
 
 #endif

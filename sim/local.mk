@@ -9,5 +9,8 @@ libstorsim_a_SOURCES += \
 	sim/profile.c sim/profile.h \
 	sim/system.c sim/system.h \
 	sim/commands.h \
+	sim/workload.c sim/workload.h \
 	sim/cmd_uring_bench.c \
-	sim/cmd_params.c
+	sim/cmd_params.c \
+	sim/experiment.c sim/experiment.h \
+	sim/cmd_reproduce.c

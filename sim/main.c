@@ -17,6 +17,8 @@ static const struct command {
 } commands[] = {
 	{"uring-bench", cmd_uring_bench,
 	 "run fio's t/io_uring benchmark on the simulated system"},
+	{"reproduce", cmd_reproduce,
+	 "reproduce a published table from its experiment in traces/"},
 	{"params", cmd_params, "list models and their parameters"},
 	{NULL, NULL, NULL},
 };

@@ -23,3 +23,7 @@ check_PROGRAMS += tests/unit/test-host
 tests_unit_test_host_SOURCES = tests/unit/test-host.c
 tests_unit_test_host_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-host
+
+# Reproductions of published tables (shorter runtime than the experiments').
+TESTS += tests/reproduce-nocopy-bvec.sh
+EXTRA_DIST += tests/reproduce-nocopy-bvec.sh
