@@ -18,3 +18,8 @@ check_PROGRAMS += tests/unit/test-evq
 tests_unit_test_evq_SOURCES = tests/unit/test-evq.c
 tests_unit_test_evq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-evq
+
+check_PROGRAMS += tests/unit/test-stats
+tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
+tests_unit_test_stats_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-stats
