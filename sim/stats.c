@@ -338,17 +338,23 @@ uint64_t stats_plat_val(unsigned idx)
 unsigned stats_percentiles(const uint64_t *plat, uint64_t nr,
 			   const double *plist, unsigned len, uint64_t *out)
 {
+	/*
+	 * fio's rule is "running count >= p / 100 * nr" in long double, but
+	 * fio is built with -O3 -ffast-math, and gcc then computes
+	 * p * (nr * 0.01L) on the x87: at an exact edge (60 % of 50 samples)
+	 * the two differ by one sample. This is the arithmetic Debian's fio
+	 * 3.33 binary performs (checked against its output).
+	 */
+	const long double scale = (long double)nr * 0.01L;
 	uint64_t sum = 0;
 	unsigned j = 0;
 
 	if (!nr || !len)
 		return 0;
-	/* fio compares in long double; so does this, for the same edges. */
 	for (unsigned i = 0; i < STATS_PLAT_NR && j < len; i++) {
 		sum += plat[i];
 		while (j < len &&
-		       (long double)sum >= (long double)plist[j] / 100.0L *
-					   (long double)nr)
+		       (long double)sum >= (long double)plist[j] * scale)
 			out[j++] = stats_plat_val(i);
 	}
 	return j;
