@@ -14,3 +14,7 @@ libstorsim_a_SOURCES += \
 	sim/cmd_params.c \
 	sim/experiment.c sim/experiment.h \
 	sim/cmd_reproduce.c
+libstorsim_a_SOURCES += \
+	sim/stats.c sim/stats.h \
+	sim/output.c sim/output.h sim/output_int.h \
+	sim/output_json.c sim/output_normal.c

@@ -27,3 +27,24 @@ TESTS += tests/unit/test-host
 # Reproductions of published tables (shorter runtime than the experiments').
 TESTS += tests/reproduce-nocopy-bvec.sh
 EXTRA_DIST += tests/reproduce-nocopy-bvec.sh
+check_PROGRAMS += tests/unit/test-stats
+tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
+tests_unit_test_stats_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-stats
+
+check_PROGRAMS += tests/unit/test-output-golden
+tests_unit_test_output_golden_SOURCES = tests/unit/test-output-golden.c
+tests_unit_test_output_golden_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-output-golden
+EXTRA_DIST += tests/golden
+
+check_PROGRAMS += tests/unit/test-output
+tests_unit_test_output_SOURCES = tests/unit/test-output.c
+tests_unit_test_output_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-output
+
+check_PROGRAMS += tests/unit/test-output-sample
+tests_unit_test_output_sample_SOURCES = tests/unit/test-output-sample.c
+tests_unit_test_output_sample_LDADD = $(STORSIM_LIBS)
+TESTS += tests/output-clat2csv.sh
+EXTRA_DIST += tests/output-clat2csv.sh
