@@ -6,6 +6,9 @@ libstorsim_a_SOURCES += \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/fs/vfs.h \
 	models/fs/blkdev.c models/fs/blkdev.h \
+	models/fs/fs.c models/fs/fs.h \
+	models/fs/iomap_dio.c models/fs/iomap_dio.h \
+	models/host/workqueue.c models/host/workqueue.h \
 	models/engines/io_uring.c models/engines/io_uring.h \
 	models/engines/t_io_uring.c models/engines/t_io_uring.h \
 	models/registry.c models/registry.h

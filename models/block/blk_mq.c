@@ -12,6 +12,7 @@
  *   bvec_alloc_ns    biovec slab when a bio needs more than 4 bvecs
  *   bio_add_page_ns  per page added by copying the caller's bvec/pages
  *   bvec_set_ns      bio_iov_bvec_set: borrow the caller's bvec array
+ *   pin_page_ns      per page of user memory pinned for the I/O
  *   split_check_ns   blk_bio_segment_split entry for a multi-page bio
  *   seg_walk_ns      per segment walked by the split
  *   submit_bio_ns    submit_bio_noacct + blk_mq_submit_bio + tag
@@ -40,6 +41,8 @@ const struct param_def blk_mq_param_table[] = {
 	 "per page copied into a bio: bio_add_page, PSI check, iov_iter_advance"},
 	{"bvec_set_ns", PARAM_TIME, P(bvec_set), "10", 0, 1e6, "ns",
 	 "bio_iov_bvec_set: point the bio at the caller's bvec array"},
+	{"pin_page_ns", PARAM_TIME, P(pin_page), "20", 0, 1e6, "ns",
+	 "per page of user memory: pin_user_pages_fast"},
 	{"split_check_ns", PARAM_TIME, P(split_check), "15", 0, 1e6, "ns",
 	 "enter the segment split for a bio of more than one page"},
 	{"seg_walk_ns", PARAM_TIME, P(seg_walk), "10", 0, 1e6, "ns",
@@ -93,6 +96,7 @@ static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
  * that started it, so one slot is enough. */
 static struct {
 	struct xctx *x;
+	unsigned depth;		/* nested blk_start_plug calls */
 	struct request *head, *tail;
 	unsigned count;
 } plug;
@@ -296,8 +300,14 @@ static void dispatch_list(struct xctx *x, struct request *head)
 
 void blk_start_plug(struct xctx *x)
 {
-	g_assert(!plug.x);
+	if (plug.x) {
+		/* current->plug is already set: the outer plug collects. */
+		g_assert(plug.x == x);
+		plug.depth++;
+		return;
+	}
 	plug.x = x;
+	plug.depth = 1;
 	plug.head = plug.tail = NULL;
 	plug.count = 0;
 }
@@ -317,6 +327,8 @@ static void flush_plug(struct xctx *x)
 void blk_finish_plug(struct xctx *x)
 {
 	g_assert(plug.x == x);
+	if (--plug.depth)
+		return;
 	flush_plug(x);
 	plug.x = NULL;
 }
@@ -433,6 +445,24 @@ void submit_bio(struct xctx *x, struct bio *bio)
 		segs_left -= segs < segs_left ? segs : segs_left;
 		queue_one(x, child);
 	}
+}
+
+/* ---- polling ---- */
+
+struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q)
+{
+	return blk_queue_map(q, cpu_id(xctx_cpu(x)), true);
+}
+
+unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx)
+{
+	g_assert(hctx->q->drv->poll);
+	return hctx->q->drv->poll(x, hctx);
+}
+
+void blk_poll_arm(struct blk_hctx *hctx, struct task *poller)
+{
+	hctx->q->drv->poll_arm(hctx, poller);
 }
 
 /* ---- completion ---- */

@@ -87,6 +87,9 @@ struct blk_driver_ops {
 	/* Look for completions on a polled queue, in the polling task's
 	 * context; returns how many it completed. Not required. */
 	unsigned (*poll)(struct xctx *x, struct blk_hctx *hctx);
+	/* Wake poller when a completion can be found on hctx (at once if
+	 * one is there already). Required with poll. */
+	void (*poll_arm)(struct blk_hctx *hctx, struct task *poller);
 };
 
 struct blk_queue_config {
@@ -109,6 +112,7 @@ struct blk_mq_params {
 	sim_time bvec_alloc;		/* biovec slab for more than BIO_INLINE_VECS */
 	sim_time bio_add_page;		/* per page: bio_add_page + iov_iter_advance */
 	sim_time bvec_set;		/* bio_iov_bvec_set: reuse the caller's bvec */
+	sim_time pin_page;		/* per page of user memory: pin_user_pages_fast */
 	sim_time split_check;		/* entering the segment split of a multi-page bio */
 	sim_time seg_walk;		/* per segment: the split's bvec walk */
 	sim_time submit_bio;		/* submit_bio_noacct + blk_mq_submit_bio */
@@ -144,11 +148,19 @@ struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
 void bio_free(struct bio *bio);
 
 /* Plugging: requests submitted between start and finish are dispatched
- * together, so the driver sees one batch (one doorbell). */
+ * together, so the driver sees one batch (one doorbell). Plugs nest: only
+ * the outermost finish flushes. */
 void blk_start_plug(struct xctx *x);
 void blk_finish_plug(struct xctx *x);
 
 void submit_bio(struct xctx *x, struct bio *bio);
+
+/* Polled completion (REQ_POLLED): find completions on the hardware queue
+ * a polled bio went to, in the polling task's context; arm a wake-up for
+ * when one arrives. */
+struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q);
+unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
+void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
 
 /* Driver side */
 void blk_mq_complete_request(struct xctx *x, struct request *rq,

@@ -55,9 +55,6 @@ struct workqueue *fs_dio_workqueue(const struct fs *fs);
 struct inode *fs_create(struct fs *fs, const char *path, uint64_t size,
 			enum block_state state);
 struct inode *fs_lookup(struct fs *fs, const char *path);
-/* Open an inode for direct I/O (the iomap direct I/O path). */
-void fs_open_direct(struct inode *ino, struct sfile *f);
-
 /* Block states over [pos, pos + len): whether any block is a hole,
  * unwritten, and set them. */
 void inode_range_state(const struct inode *ino, uint64_t pos, uint64_t len,
