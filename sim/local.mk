@@ -18,3 +18,6 @@ libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
 	sim/output.c sim/output.h sim/output_int.h \
 	sim/output_json.c sim/output_normal.c
+libstorsim_a_SOURCES += \
+	sim/options.c sim/options.h \
+	sim/jobfile.c sim/jobfile.h

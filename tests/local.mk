@@ -48,3 +48,15 @@ tests_unit_test_output_sample_SOURCES = tests/unit/test-output-sample.c
 tests_unit_test_output_sample_LDADD = $(STORSIM_LIBS)
 TESTS += tests/output-clat2csv.sh
 EXTRA_DIST += tests/output-clat2csv.sh
+# Job files: the parser's corpus (tests/jobs/{valid,invalid}) and Debian's
+# fio examples, read by a small driver around jobfile_parse().
+check_PROGRAMS += tests/jobs/jobparse
+tests_jobs_jobparse_SOURCES = tests/jobs/jobparse.c
+tests_jobs_jobparse_LDADD = $(STORSIM_LIBS)
+
+check_PROGRAMS += tests/unit/test-options tests/unit/test-jobfile
+tests_unit_test_options_SOURCES = tests/unit/test-options.c
+tests_unit_test_options_LDADD = $(STORSIM_LIBS)
+tests_unit_test_jobfile_SOURCES = tests/unit/test-jobfile.c
+tests_unit_test_jobfile_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-options tests/unit/test-jobfile
