@@ -5,3 +5,6 @@ libstorsim_a_SOURCES += \
 	sim/rng.c sim/rng.h \
 	sim/util.c sim/util.h \
 	sim/params.c sim/params.h
+libstorsim_a_SOURCES += \
+	sim/qtest.c sim/qtest.h \
+	sim/nvme_tester.c sim/nvme_tester.h

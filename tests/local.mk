@@ -18,3 +18,15 @@ check_PROGRAMS += tests/unit/test-evq
 tests_unit_test_evq_SOURCES = tests/unit/test-evq.c
 tests_unit_test_evq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-evq
+
+check_PROGRAMS += tests/unit/test-nvme
+tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
+tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme
+
+check_PROGRAMS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
+tests_unit_test_nvme_durability_SOURCES = tests/unit/test-nvme-durability.c
+tests_unit_test_nvme_durability_LDADD = $(STORSIM_LIBS)
+tests_unit_test_nvme_params_SOURCES = tests/unit/test-nvme-params.c
+tests_unit_test_nvme_params_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
