@@ -1819,6 +1819,11 @@ bool nvme_dev_write_cache_enabled(const struct nvme_dev *d)
 	return d->wce;
 }
 
+bool nvme_dev_on_media(const struct nvme_dev *d, uint64_t slba, uint64_t nlb)
+{
+	return d->p.track_durability && dur_on_media(&d->dur, slba, nlb);
+}
+
 bool nvme_dev_powered(const struct nvme_dev *d)
 {
 	return d->powered;

@@ -152,6 +152,10 @@ uint64_t nvme_dev_cache_bytes(const struct nvme_dev *d);
 /* Whether the volatile write cache is enabled now (Set Features 06h). */
 bool nvme_dev_write_cache_enabled(const struct nvme_dev *d);
 
+/* With params.track_durability: whether the newest acknowledged data of
+ * every block of [slba, slba + nlb) is on media now. */
+bool nvme_dev_on_media(const struct nvme_dev *d, uint64_t slba, uint64_t nlb);
+
 /*
  * Power loss at the current simulated time: the volatile cache and every
  * command in flight are lost, the controller stops (registers read as all

@@ -321,6 +321,22 @@ void dur_flush_completed(struct dur_tracker *t, uint64_t snapshot)
 		t->watermark = snapshot;
 }
 
+bool dur_on_media(const struct dur_tracker *t, uint64_t slba, uint64_t nlb)
+{
+	uint64_t pos = slba, end = slba + nlb;
+
+	if (t->overflow)
+		return false;
+	while (pos < end) {
+		uint32_t i = find_le(t, pos);
+		const struct dur_node *n = &t->nodes[i];
+		if (!i || n->end <= pos || n->media < n->acked)
+			return false;
+		pos = n->end;
+	}
+	return true;
+}
+
 static void verdict(const struct dur_tracker *t, const struct dur_node *n,
 		    struct dur_range *out)
 {

@@ -73,6 +73,10 @@ void dur_media(struct dur_tracker *t, sim_time now, uint64_t slba,
 void dur_flush_started(struct dur_tracker *t, uint64_t snapshot);
 void dur_flush_completed(struct dur_tracker *t, uint64_t snapshot);
 
+/* Whether the newest acknowledged data of every block in the range is on
+ * media (false for blocks never written, or after the cap was hit). */
+bool dur_on_media(const struct dur_tracker *t, uint64_t slba, uint64_t nlb);
+
 /* The verdict per range, in LBA order (adjacent equal verdicts merged). */
 GArray *dur_report(const struct dur_tracker *t);
 
