@@ -12,3 +12,9 @@ libstorsim_a_SOURCES += \
 	models/engines/io_uring.c models/engines/io_uring.h \
 	models/engines/t_io_uring.c models/engines/t_io_uring.h \
 	models/registry.c models/registry.h
+libstorsim_a_SOURCES += \
+	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
+	models/devices/nvme_durability.c models/devices/nvme_durability.h
+nobase_dist_pkgdata_DATA += \
+	models/profiles/devices/qemu-nvme.json \
+	models/profiles/devices/optane-p5800x.json

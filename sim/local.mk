@@ -21,3 +21,7 @@ libstorsim_a_SOURCES += \
 libstorsim_a_SOURCES += \
 	sim/options.c sim/options.h \
 	sim/jobfile.c sim/jobfile.h
+libstorsim_a_SOURCES += \
+	sim/qtest.c sim/qtest.h \
+	sim/nvme_tester.c sim/nvme_tester.h
+libstorsim_a_SOURCES += sim/validate.c sim/validate.h

@@ -60,3 +60,26 @@ tests_unit_test_options_LDADD = $(STORSIM_LIBS)
 tests_unit_test_jobfile_SOURCES = tests/unit/test-jobfile.c
 tests_unit_test_jobfile_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-options tests/unit/test-jobfile
+check_PROGRAMS += tests/unit/test-nvme
+tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
+tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme
+
+check_PROGRAMS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
+tests_unit_test_nvme_durability_SOURCES = tests/unit/test-nvme-durability.c
+tests_unit_test_nvme_durability_LDADD = $(STORSIM_LIBS)
+tests_unit_test_nvme_params_SOURCES = tests/unit/test-nvme-params.c
+tests_unit_test_nvme_params_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
+
+# storsim validate qemu, until sim/main.c dispatches "validate".
+check_PROGRAMS += tests/unit/test-nvme-validate-cli
+tests_unit_test_nvme_validate_cli_SOURCES = tests/unit/test-nvme-validate-cli.c
+tests_unit_test_nvme_validate_cli_LDADD = $(STORSIM_LIBS)
+TESTS += tests/validate-qemu.sh
+EXTRA_DIST += tests/validate-qemu.sh
+
+check_PROGRAMS += tests/unit/test-nvme-validate
+tests_unit_test_nvme_validate_SOURCES = tests/unit/test-nvme-validate.c
+tests_unit_test_nvme_validate_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme-validate
