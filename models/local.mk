@@ -11,6 +11,9 @@ libstorsim_a_SOURCES += \
 	models/host/workqueue.c models/host/workqueue.h \
 	models/engines/io_uring.c models/engines/io_uring.h \
 	models/engines/t_io_uring.c models/engines/t_io_uring.h \
+	models/engines/fio.c models/engines/fio.h models/engines/fio_engine.h \
+	models/engines/fio_engines.c \
+	models/drivers/nvme.c models/drivers/nvme.h \
 	models/registry.c models/registry.h
 libstorsim_a_SOURCES += \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \

@@ -14,22 +14,30 @@
 #include <stddef.h>
 
 #include "block/blk_mq.h"
+#include "devices/nvme.h"
 #include "drivers/null_blk.h"
+#include "drivers/nvme.h"
+#include "engines/fio.h"
 #include "engines/io_uring.h"
 #include "engines/t_io_uring.h"
 #include "fs/blkdev.h"
+#include "fs/fs.h"
 #include "host/host.h"
+#include "host/workqueue.h"
 #include "kernel.h"
 #include "params.h"
 
 /* Everything a host profile sets. */
 struct stack_params {
 	struct host_params cpu;
-	struct blk_mq_params blk_mq;
-	struct blkdev_params blkdev;
-	struct io_uring_params io_uring;
-	struct null_blk_cpu_params null_blk_cpu;
+	struct workqueue_params workqueue;
+	struct fio_params fio;
 	struct t_io_uring_params t_io_uring;
+	struct io_uring_params io_uring;
+	struct blkdev_params blkdev;
+	struct blk_mq_params blk_mq;
+	struct nvme_drv_params nvme_drv;
+	struct null_blk_cpu_params null_blk_cpu;
 };
 
 enum model_kind {

@@ -13,7 +13,9 @@ libstorsim_a_SOURCES += \
 	sim/cmd_uring_bench.c \
 	sim/cmd_params.c \
 	sim/experiment.c sim/experiment.h \
-	sim/cmd_reproduce.c
+	sim/cmd_reproduce.c \
+	sim/report.c sim/report.h \
+	sim/cmd_run.c
 libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
 	sim/output.c sim/output.h sim/output_int.h \

@@ -15,6 +15,7 @@ static const struct command {
 	int (*main)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
+	{"run", cmd_run, "run fio job files on the simulated system"},
 	{"uring-bench", cmd_uring_bench,
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,

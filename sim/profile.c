@@ -21,6 +21,18 @@ GPtrArray *profile_search_dirs(void)
 	return dirs;
 }
 
+/* Profiles of a kind live in a folder of their own. */
+static const char *kind_dir(const char *kind)
+{
+	if (strcmp(kind, "host") == 0)
+		return "hosts";
+	if (strcmp(kind, "device") == 0)
+		return "devices";
+	if (strcmp(kind, "fs") == 0)
+		return "filesystems";
+	return kind;
+}
+
 static char *find_file(const char *name, const char *kind)
 {
 	if (strchr(name, '/') || g_str_has_suffix(name, ".json"))
@@ -28,7 +40,7 @@ static char *find_file(const char *name, const char *kind)
 	g_autoptr(GPtrArray) dirs = profile_search_dirs();
 	g_autofree char *file = g_strconcat(name, ".json", NULL);
 	for (unsigned i = 0; i < dirs->len; i++) {
-		char *path = g_build_filename(dirs->pdata[i], kind, file, NULL);
+		char *path = g_build_filename(dirs->pdata[i], kind_dir(kind), file, NULL);
 		if (g_file_test(path, G_FILE_TEST_IS_REGULAR))
 			return path;
 		g_free(path);
@@ -42,7 +54,7 @@ GPtrArray *profile_list(const char *kind)
 	g_autoptr(GPtrArray) dirs = profile_search_dirs();
 
 	for (unsigned i = 0; i < dirs->len; i++) {
-		g_autofree char *dir = g_build_filename(dirs->pdata[i], kind, NULL);
+		g_autofree char *dir = g_build_filename(dirs->pdata[i], kind_dir(kind), NULL);
 		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
 		const char *e;
 		while (d && (e = g_dir_read_name(d))) {

@@ -4,7 +4,8 @@
  * A profile is found by path, or by name in the profile search path:
  * $STORSIM_PROFILE_PATH (colon-separated), then the source tree's
  * models/profiles (for a build that is not installed), then the installed
- * data directory. A name NAME of kind KIND is the file KIND/NAME.json.
+ * data directory. A name NAME is the file NAME.json in the folder of its
+ * kind: hosts/, devices/ or filesystems/.
  */
 #ifndef STORSIM_PROFILE_H
 #define STORSIM_PROFILE_H

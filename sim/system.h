@@ -13,10 +13,16 @@
 struct system_config {
 	char *host;		/* host profile name or path */
 	GPtrArray *devices;	/* "NAME=PROFILE", e.g. "nullb0=null_blk" */
+	GPtrArray *mounts;	/* "PATH=FSPROFILE:DEVICE", e.g. "/data=xfs:nvme0n1" */
+	GPtrArray *files;	/* "PATH=SIZE[:written|unwritten|sparse]" */
 	GPtrArray *sets;	/* "MODEL.PARAM=VALUE" or "DEVICE.PARAM=VALUE" */
 	GPtrArray *kernel;	/* "FEATURE=VALUE" */
 	uint64_t seed;
 };
+
+/* With no device named, a system has this NVMe drive with an XFS at /. */
+#define SYSTEM_DEFAULT_DEVICE "nvme0n1=optane-p5800x"
+#define SYSTEM_DEFAULT_MOUNT "/=xfs:nvme0n1"
 
 void system_config_init(struct system_config *c);
 void system_config_clear(struct system_config *c);
@@ -31,6 +37,15 @@ struct system_device {
 	struct blk_queue *q;
 	struct blkdev *bdev;
 	struct null_blk *nullb;
+	struct nvme_drv *nvme;
+};
+
+struct system_mount {
+	char *path;
+	char *profile;
+	struct fs_params params;
+	struct system_device *dev;
+	struct fs *fs;
 };
 
 struct system {
@@ -40,13 +55,31 @@ struct system {
 	struct host *host;
 	char *host_profile;
 	GPtrArray *devices;	/* struct system_device * */
+	GPtrArray *mounts;	/* struct system_mount * */
 	GPtrArray *files;	/* struct sfile *, opened */
+	sim_time stats_epoch;	/* the last system_reset_stats */
+};
+
+/* How a job opens a file, and how it is laid out if it does not exist. */
+struct system_open_args {
+	const char *path;
+	bool direct;		/* O_DIRECT */
+	uint64_t create_size;	/* 0: the file must exist */
+	bool create_written;	/* lay it out written (else fallocated) */
+	bool create_fallocate;	/* unwritten extents, else holes */
 };
 
 struct system *system_new(const struct system_config *cfg, GError **err);
 void system_free(struct system *s);
-/* Open path for I/O: /dev/NAME opens a device. */
+/* Open path for I/O: /dev/NAME opens a device, any other path a file on
+ * the file system mounted at its longest matching prefix. */
 struct sfile *system_open(struct system *s, const char *path, GError **err);
+struct sfile *system_open_args(struct system *s,
+			       const struct system_open_args *a, GError **err);
+/* Disk statistics for fio's disk_util (struct output_disk), per device. */
+void system_disk_stats(const struct system *s, GArray *disks);
+/* Forget the accounting so far: CPU time, stages, disk statistics. */
+void system_reset_stats(struct system *s);
 /* One line per profile and setting, for reports. */
 void system_describe(const struct system *s, GString *out);
 

@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "config.h"
 #include "engines/fio.h"
 #include "engines/fio_engine.h"
 #include "stats.h"
@@ -647,6 +648,9 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 		put_io_u(td, &td->io_us[i]);
 	}
 
+	if (td->eng->init && !td->eng->init(td, err))
+		return NULL;
+	/* After init: an engine may turn out synchronous (null at iodepth 1). */
 	stats_config_init(&td->stats_cfg);
 	td->stats_cfg.disable_lat = o->disable_lat;
 	td->stats_cfg.disable_clat = o->disable_clat;
@@ -663,8 +667,6 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	td->stats_cfg.bw_avg_ms = o->bw_avg_time / SIM_MSEC;
 	td->stats_cfg.iops_avg_ms = o->iops_avg_time / SIM_MSEC;
 	td->stats = stats_new(&td->stats_cfg, 0);
-	if (td->eng->init && !td->eng->init(td, err))
-		return NULL;
 	return td;
 }
 

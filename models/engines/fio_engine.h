@@ -91,7 +91,8 @@ struct fio_thread {
 	struct job_stats *stats;
 };
 
-extern const struct fio_engine_ops fio_null_engine, fio_sync_engine,
+extern const struct fio_engine_ops fio_null_engine, fio_null_engine_sync,
+	fio_sync_engine,
 	fio_psync_engine, fio_vsync_engine, fio_pvsync_engine,
 	fio_pvsync2_engine, fio_io_uring_engine, fio_libaio_engine;
 

@@ -51,16 +51,38 @@ static bool refuse_option(struct fio_thread *td, const char *option,
 /* ---- null ---- */
 
 /* fio's null engine: with iodepth 1 it completes in queue(); otherwise
- * commit() completes everything queued and getevents() returns it. */
+ * commit() completes everything queued and getevents() returns it. The
+ * completion of a synchronous I/O is taken in the step after its work, so
+ * that its latency is the time fio's own code took. */
 struct null_data {
+	struct sim_component comp;
+	struct fio_thread *td;
 	struct fio_io_u **queued;
 	unsigned nqueued;
+};
+
+enum { NULL_DONE };
+
+static void null_handle(struct sim_component *c, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	struct null_data *nd = (struct null_data *)c;
+	fio_io_done(nd->td, ptr, ((struct fio_io_u *)ptr)->len);
+	fio_reaped(nd->td, 1);
+	fio_resume(nd->td);
+}
+
+static const struct sim_component_ops null_ops = {
+	.name = "fio.null",
+	.handle = null_handle,
 };
 
 static bool null_init(struct fio_thread *td, GError **err)
 {
 	struct null_data *nd = g_new0(struct null_data, 1);
+	nd->td = td;
 	nd->queued = g_new0(struct fio_io_u *, td->o->iodepth);
+	sim_component_init(&fio_system(td)->sim, &nd->comp, &null_ops, td->name);
 	td->eng_data = nd;
 	if (td->o->iodepth == 1)
 		td->eng = &fio_null_engine_sync;
@@ -76,9 +98,11 @@ static void null_cleanup(struct fio_thread *td)
 
 static void null_queue_sync(struct fio_thread *td, struct fio_io_u *u)
 {
+	struct null_data *nd = td->eng_data;
+
 	fio_io_issued(td, u);
-	fio_io_done(td, u, u->len);
-	fio_resume(td);
+	fio_submitted(td, 1);
+	task_then(td->task, SIM_MSG(&nd->comp, NULL_DONE, u, 0));
 }
 
 static void null_queue(struct fio_thread *td, struct fio_io_u *u)
@@ -159,7 +183,6 @@ static void sync_finish(struct fio_thread *td, struct fio_io_u *u)
 	if (k->dio_complete)
 		k->dio_complete(x, k);
 	fio_io_done(td, u, k->res);
-	fio_resume(td);
 }
 
 static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
@@ -167,6 +190,8 @@ static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct sync_data *sd = (struct sync_data *)c;
 	sync_finish(sd->td, sd->u);
+	fio_reaped(sd->td, 1);
+	fio_resume(sd->td);
 }
 
 static const struct sim_component_ops sync_ops = {
@@ -217,6 +242,7 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 		.owner = u,
 	};
 	fio_io_issued(td, u);
+	fio_submitted(td, 1);
 	sd->u = u;
 	sd->done_inline = false;
 	sd->in_call = true;
@@ -225,12 +251,11 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	if (ret != -EIOCBQUEUED) {
 		k->res = ret;
 		k->dio_complete = NULL;
-		sync_finish(td, u);
-	} else if (sd->done_inline) {
-		sync_finish(td, u);
-	} else {
-		task_sleep(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
 	}
+	if (ret != -EIOCBQUEUED || sd->done_inline)
+		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+	else
+		task_sleep(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
 }
 
 #define SYNC_ENGINE(var, engname) \
@@ -397,4 +422,17 @@ const struct fio_engine_ops fio_io_uring_engine = {
 	.queue = uring_queue,
 	.commit = uring_commit,
 	.getevents = uring_getevents,
+};
+
+/* ---- libaio ---- */
+
+static bool libaio_init(struct fio_thread *td, GError **err)
+{
+	return refuse_option(td, "ioengine", "libaio is not modelled yet", err);
+}
+
+const struct fio_engine_ops fio_libaio_engine = {
+	.name = "libaio",
+	.needs_kernel = true,
+	.init = libaio_init,
 };
