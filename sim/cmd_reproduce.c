@@ -68,6 +68,10 @@ static bool run_cell(struct experiment *e, unsigned r, unsigned v,
 	cfg.seed = e->sys.seed;
 	for (unsigned i = 0; i < e->sys.devices->len; i++)
 		g_ptr_array_add(cfg.devices, g_strdup(e->sys.devices->pdata[i]));
+	for (unsigned i = 0; i < e->sys.mounts->len; i++)
+		g_ptr_array_add(cfg.mounts, g_strdup(e->sys.mounts->pdata[i]));
+	for (unsigned i = 0; i < e->sys.files->len; i++)
+		g_ptr_array_add(cfg.files, g_strdup(e->sys.files->pdata[i]));
 	for (unsigned i = 0; i < e->sys.sets->len; i++)
 		g_ptr_array_add(cfg.sets, g_strdup(e->sys.sets->pdata[i]));
 	for (unsigned i = 0; i < ev->sets->len; i++)
@@ -77,18 +81,20 @@ static bool run_cell(struct experiment *e, unsigned r, unsigned v,
 	for (unsigned i = 0; i < ev->kernel->len; i++)
 		g_ptr_array_add(cfg.kernel, g_strdup(ev->kernel->pdata[i]));
 
-	g_autoptr(GPtrArray) args = experiment_args(e, row, runtime, err);
+	bool fio = strcmp(e->workload_kind, "fio") == 0;
+	GPtrArray *args = fio ? experiment_env(e, row, runtime, err) :
+			  experiment_args(e, row, runtime, err);
 	if (!args)
 		goto out;
-	g_ptr_array_insert(args, 0, g_strdup(e->workload_kind));
+	if (!fio)
+		g_ptr_array_insert(args, 0, g_strdup(e->workload_kind));
 	g_ptr_array_add(args, NULL);
-	if (strcmp(e->workload_kind, "uring-bench") == 0) {
+	if (fio)
+		ok = workload_fio(&cfg, e->jobfile, (char **)args->pdata, m, err);
+	else
 		ok = workload_uring_bench(&cfg, (int)args->len - 1,
 					  (char **)args->pdata, m, err);
-	} else {
-		storsim_unsupported_error(err, e->path, 0, "workload",
-					  "fio workloads are not wired up yet");
-	}
+	g_ptr_array_free(args, TRUE);
 out:
 	system_config_clear(&cfg);
 	return ok;
@@ -290,9 +296,19 @@ static void print_text(const struct result *res, GString *o)
 				       (char *)e->sys.devices->pdata[i]);
 	for (unsigned i = 0; i < e->sys.sets->len; i++)
 		g_string_append_printf(o, ", --set %s", (char *)e->sys.sets->pdata[i]);
+	for (unsigned i = 0; i < e->sys.mounts->len; i++)
+		g_string_append_printf(o, ", --mount %s", (char *)e->sys.mounts->pdata[i]);
+	for (unsigned i = 0; i < e->sys.files->len; i++)
+		g_string_append_printf(o, ", --file %s", (char *)e->sys.files->pdata[i]);
 	g_string_append_printf(o, "\nworkload: %s", e->workload_kind);
+	if (e->jobfile) {
+		g_autofree char *base = g_path_get_basename(e->jobfile);
+		g_string_append_printf(o, " %s/%s", e->id, base);
+	}
 	for (unsigned i = 0; i < e->args->len; i++)
 		g_string_append_printf(o, " %s", (char *)e->args->pdata[i]);
+	for (unsigned i = 0; i < e->env->len; i++)
+		g_string_append_printf(o, " %s", (char *)e->env->pdata[i]);
 	g_string_append(o, "\nvariants:");
 	for (unsigned v = 0; v < res->nvar; v++) {
 		struct experiment_variant *ev = e->variants->pdata[v];

@@ -124,6 +124,8 @@ static bool parse(struct loader *l)
 	if (!e->sys.host)
 		return fail(l, "system", "needs a \"host\" profile");
 	if (!strings(l, sys, "devices", e->sys.devices) ||
+	    !strings(l, sys, "mounts", e->sys.mounts) ||
+	    !strings(l, sys, "files", e->sys.files) ||
 	    !strings(l, sys, "sets", e->sys.sets) ||
 	    !strings(l, sys, "kernel", e->sys.kernel))
 		return false;
@@ -134,8 +136,16 @@ static bool parse(struct loader *l)
 	if (!e->workload_kind || (strcmp(e->workload_kind, "uring-bench") &&
 				  strcmp(e->workload_kind, "fio")))
 		return fail(l, "kind", "workload kind must be uring-bench or fio");
-	if (!strings(l, wl, "args", e->args))
+	if (!strings(l, wl, "args", e->args) || !strings(l, wl, "env", e->env))
 		return false;
+	if (strcmp(e->workload_kind, "fio") == 0) {
+		const char *jf = get_str(wl, "jobfile");
+		if (!jf)
+			return fail(l, "workload", "a fio workload needs a \"jobfile\"");
+		e->jobfile = g_build_filename(e->dir, jf, NULL);
+		if (!g_file_test(e->jobfile, G_FILE_TEST_IS_REGULAR))
+			return fail(l, "jobfile", "no job file %s", e->jobfile);
+	}
 	json_object *rt = get(wl, "runtime", json_type_int);
 	e->runtime = rt ? (unsigned)json_object_get_int(rt) : 0;
 	if (!rt || e->runtime == 0)
@@ -228,6 +238,7 @@ struct experiment *experiment_load(const char *id_or_path, GError **err)
 	e = g_new0(struct experiment, 1);
 	system_config_init(&e->sys);
 	e->args = g_ptr_array_new_with_free_func(g_free);
+	e->env = g_ptr_array_new_with_free_func(g_free);
 	e->variants = g_ptr_array_new_with_free_func((GDestroyNotify)variant_free);
 	e->path = g_steal_pointer(&path);
 	e->dir = g_path_get_dirname(e->path);
@@ -264,6 +275,8 @@ void experiment_free(struct experiment *e)
 		return;
 	system_config_clear(&e->sys);
 	g_ptr_array_free(e->args, TRUE);
+	g_ptr_array_free(e->env, TRUE);
+	g_free(e->jobfile);
 	g_ptr_array_free(e->variants, TRUE);
 	if (e->root)
 		json_object_put(e->root);
@@ -287,13 +300,14 @@ char *experiment_row_label(const struct experiment *e, json_object *row)
 	return value_text(v);
 }
 
-GPtrArray *experiment_args(const struct experiment *e, json_object *row,
-			   unsigned runtime, GError **err)
+static GPtrArray *substitute(const struct experiment *e, GPtrArray *in,
+			     const char *key, json_object *row, unsigned runtime,
+			     GError **err)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
 
-	for (unsigned i = 0; i < e->args->len; i++) {
-		const char *a = e->args->pdata[i];
+	for (unsigned i = 0; i < in->len; i++) {
+		const char *a = in->pdata[i];
 		GString *s = g_string_new(NULL);
 		while (*a) {
 			const char *open = strstr(a, "${");
@@ -312,8 +326,8 @@ GPtrArray *experiment_args(const struct experiment *e, json_object *row,
 				g_string_append(s, t);
 			} else {
 				storsim_input_error(err, e->path,
-						    storsim_json_key_line(e->text, "args"),
-						    "args", "${%s} is not a column of the "
+						    storsim_json_key_line(e->text, key),
+						    key, "${%s} is not a column of the "
 						    "rows", var);
 				g_string_free(s, TRUE);
 				g_ptr_array_free(out, TRUE);
@@ -324,4 +338,16 @@ GPtrArray *experiment_args(const struct experiment *e, json_object *row,
 		g_ptr_array_add(out, g_string_free(s, FALSE));
 	}
 	return out;
+}
+
+GPtrArray *experiment_args(const struct experiment *e, json_object *row,
+			   unsigned runtime, GError **err)
+{
+	return substitute(e, e->args, "args", row, runtime, err);
+}
+
+GPtrArray *experiment_env(const struct experiment *e, json_object *row,
+			  unsigned runtime, GError **err)
+{
+	return substitute(e, e->env, "env", row, runtime, err);
 }

@@ -4,9 +4,11 @@
  *
  *   id, title, source, description
  *   system    {host, devices[], sets[], kernel[]}: the simulated machine
- *   workload  {kind: "uring-bench" | "fio", args[] or jobfile, runtime}:
- *             ${VAR} in args takes the row's value of VAR, ${runtime}
- *             the runtime in seconds
+ *   workload  {kind: "uring-bench", args[], runtime} or
+ *             {kind: "fio", jobfile, env[], runtime}: ${VAR} in args and
+ *             env takes the row's value of VAR, ${runtime} the runtime in
+ *             seconds; env entries ("KEY=VALUE") are what ${KEY} in the
+ *             job file expands to
  *   variable  the column the rows vary (e.g. "iodepth")
  *   variants  {NAME: {kernel[], sets[], describe}}: what each published
  *             column changes in the kernel
@@ -41,6 +43,8 @@ struct experiment {
 	struct system_config sys;
 	const char *workload_kind;
 	GPtrArray *args;	/* char *, with ${VAR} */
+	char *jobfile;		/* fio: the job file, beside the experiment */
+	GPtrArray *env;		/* fio: "KEY=VALUE" with ${VAR} in VALUE */
 	unsigned runtime;
 	const char *variable;
 	GPtrArray *variants;	/* struct experiment_variant * */
@@ -54,9 +58,12 @@ struct experiment *experiment_load(const char *id_or_path, GError **err);
 void experiment_free(struct experiment *e);
 /* Every experiment found under the traces directories, by id. */
 GPtrArray *experiment_list(void);
-/* The workload arguments for a row, with ${VAR} replaced. */
+/* The workload arguments (or, for fio, the environment) for a row, with
+ * ${VAR} replaced. */
 GPtrArray *experiment_args(const struct experiment *e, json_object *row,
 			   unsigned runtime, GError **err);
+GPtrArray *experiment_env(const struct experiment *e, json_object *row,
+			  unsigned runtime, GError **err);
 /* The textual value of the row's variable. */
 char *experiment_row_label(const struct experiment *e, json_object *row);
 

@@ -1,6 +1,7 @@
 /* Running workloads and collecting their figures. */
 #include <string.h>
 
+#include "engines/fio.h"
 #include "util.h"
 #include "workload.h"
 
@@ -172,5 +173,45 @@ out:
 	t_io_uring_free(t);
 	system_free(sys);
 	system_config_clear(&cfg);
+	return ok;
+}
+
+bool workload_fio(const struct system_config *cfg, const char *jobfile,
+		  char **env, struct run_metrics *m, GError **err)
+{
+	struct system *sys = system_new(cfg, err);
+	struct job_list *jl = NULL;
+	struct fio_run *run = NULL;
+	bool ok = false;
+
+	if (!sys)
+		return false;
+	g_auto(GStrv) environ = g_get_environ();
+	for (char **e = env; e && *e; e++) {
+		g_auto(GStrv) kv = g_strsplit(*e, "=", 2);
+		environ = g_environ_setenv(environ, kv[0], kv[1] ? kv[1] : "", TRUE);
+	}
+	struct jobfile_env je = {
+		.ncpus = host_ncpus(sys->host),
+		.pagesize = sys->sp.cpu.page_size,
+		.mb_memory = sys->sp.cpu.mem_mb,
+		.environ = (const char *const *)environ,
+	};
+	char *files[] = {(char *)jobfile};
+	jl = jobfile_parse(&je, files, 1, NULL, 0, err);
+	if (!jl)
+		goto out;
+	run = fio_run_new(sys, jl, err);
+	if (!run || !fio_run_exec(run, err))
+		goto out;
+	uint64_t ios;
+	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);
+	run_metrics_collect(m, sys, ios);
+	ok = true;
+out:
+	fio_run_free(run);
+	if (jl)
+		job_list_free(jl);
+	system_free(sys);
 	return ok;
 }

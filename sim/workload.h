@@ -32,6 +32,11 @@ void run_metrics_clear(struct run_metrics *m);
 bool workload_uring_bench(const struct system_config *cfg, int argc, char **argv,
 			  struct run_metrics *m, GError **err);
 
+/* A fio job file run with extra environment ("KEY=VALUE", for ${KEY} in
+ * the file). */
+bool workload_fio(const struct system_config *cfg, const char *jobfile,
+		  char **env, struct run_metrics *m, GError **err);
+
 /* Parse t/io_uring arguments plus system options into o, cfg and files. */
 bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 		       struct system_config *cfg, char ***files, GError **err);

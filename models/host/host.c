@@ -35,6 +35,12 @@
  *   sched_latency_ns      CFS sysctl_sched_latency after CPU scaling (ns)
  *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, scaled (ns)
  *   min_granularity_ns    CFS sysctl_sched_min_granularity, scaled (ns)
+ *   preempt               CONFIG_PREEMPT_NONE / _VOLUNTARY / PREEMPT: where
+ *                         a task that a wake-up should preempt is switched out:
+ *                         at the end of its current step (none, voluntary:
+ *                         the next preemption point or return to user space),
+ *                         or right when the interrupt that woke the other
+ *                         task returns (full)
  *
  * Sources: the CFS defaults (6 ms latency, 0.75 ms minimum granularity,
  * 1 ms wake-up granularity, multiplied by 1 + ilog2(min(ncpus, 8))) are in
@@ -140,6 +146,8 @@ struct host {
 
 #define P(field) offsetof(struct host_params, field)
 
+static const char *const preempt_models[] = {"none", "voluntary", "full", NULL};
+
 const struct param_def host_param_table[] = {
 	{"ncpus", PARAM_U32, P(ncpus), "1", 1, HOST_MAX_CPUS, "count",
 	 "number of CPUs"},
@@ -167,6 +175,9 @@ const struct param_def host_param_table[] = {
 	 1e10, "ns", "CFS wake-up preemption granularity (scaled)"},
 	{"min_granularity_ns", PARAM_TIME, P(min_granularity), "3000000", 0, 1e10,
 	 "ns", "CFS minimum slice before a runnable task can preempt (scaled)"},
+	{"preempt", PARAM_ENUM, P(preempt), "voluntary", 0, 0, "",
+	 "kernel preemption model (CONFIG_PREEMPT_NONE/VOLUNTARY/PREEMPT)",
+	 preempt_models},
 	PARAM_END,
 };
 
@@ -501,6 +512,14 @@ static void cpu_dispatch(struct cpu *c)
 			x = &c->softirq;
 		} else {
 			struct task *t = c->curr;
+			/* A fully preemptible kernel switches to the woken task
+			 * as soon as nothing of higher priority is left to run,
+			 * in the middle of the current task's work. */
+			if (t && p->preempt == PREEMPT_FULL && c->need_resched &&
+			    t->state == T_RUNNING && c->nrq) {
+				preempt_curr(c);
+				t = NULL;
+			}
 			if (!t) {
 				update_min_vruntime(c);
 				if (c->nrq == 0) {

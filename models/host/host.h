@@ -62,6 +62,13 @@ static inline bool cpumask_test(const struct cpumask *m, unsigned cpu)
 	return (m->bits[cpu / 64] >> (cpu % 64)) & 1;
 }
 
+enum preempt_model {
+	PREEMPT_NONE,		/* switch only where the task blocks or yields */
+	PREEMPT_VOLUNTARY,	/* ... and at explicit preemption points */
+	PREEMPT_FULL,		/* ... and as soon as a wake-up asks, even in
+				 * the kernel (at interrupt exit) */
+};
+
 struct host_params {
 	uint32_t ncpus;
 	uint64_t page_size;		/* bytes */
@@ -76,6 +83,7 @@ struct host_params {
 	sim_time sched_latency;		/* CFS targeted latency (scaled) */
 	sim_time wakeup_granularity;	/* CFS wake-up preemption granularity */
 	sim_time min_granularity;	/* CFS minimum slice before tick preemption */
+	int preempt;			/* enum preempt_model */
 };
 
 extern const struct param_def host_param_table[];
