@@ -1,1 +1,2 @@
 # docs/
+EXTRA_DIST += docs/models/nvme-device.md docs/validation.md
