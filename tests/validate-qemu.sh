@@ -13,7 +13,7 @@ QEMU="${QEMU_SYSTEM:-$(command -v qemu-system-x86_64)}"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-plan 9
+plan 10
 
 "$VALIDATE" qemu --qemu="$QEMU" --timeout=20 >"$tmp/normal" 2>"$tmp/err"
 rc=$?
@@ -41,4 +41,5 @@ check "JSON and text list the same number of checks" \
 rc=$?
 check "a bad option exits 1" test "$rc" -eq 1
 check "a bad option names the option" grep -q "option 'output-format'" "$tmp/bad"
+check "--help prints the options" sh -c "'$VALIDATE' qemu --help | grep -q -- '--keep-temp'"
 finish
