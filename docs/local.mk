@@ -1,3 +1,4 @@
 # docs/
 dist_doc_DATA += docs/output.md
 EXTRA_DIST += docs/job-files.md
+EXTRA_DIST += docs/models/nvme-device.md docs/validation.md

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "commands.h"
+#include "validate.h"
 
 static const struct command {
 	const char *name;
@@ -20,6 +21,8 @@ static const struct command {
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,
 	 "reproduce a published table from its experiment in traces/"},
+	{"validate", validate_main,
+	 "compare the NVMe model with QEMU's emulated NVMe"},
 	{"params", cmd_params, "list models and their parameters"},
 	{NULL, NULL, NULL},
 };

@@ -91,8 +91,7 @@ bool nvme_tester_enable(struct nvme_tester *t, uint32_t entries, GError **err)
 		.entries = entries, .phase = 1, .live = true,
 	};
 	/* A zeroed CQ: no stale entry can carry the expected phase. */
-	uint8_t zero[4096] = {0};
-	return nvme_tester_mem_write(t, NVME_TESTER_ACQ, zero, sizeof(zero), err) &&
+	return t->ops->mem_zero(t->tr, NVME_TESTER_ACQ, 4096, err) &&
 	       nvme_tester_reg_write(t, NVME_REG_AQA, 4, NVME_AQA(entries, entries),
 				     err) &&
 	       nvme_tester_reg_write(t, NVME_REG_ASQ, 8, NVME_TESTER_ASQ, err) &&
@@ -174,9 +173,8 @@ bool nvme_tester_create_io_queues(struct nvme_tester *t, uint32_t entries,
 {
 	struct nvme_sqe e;
 	struct nvme_cqe c;
-	uint8_t zero[4096] = {0};
 
-	if (!nvme_tester_mem_write(t, NVME_TESTER_IOCQ, zero, sizeof(zero), err))
+	if (!t->ops->mem_zero(t->tr, NVME_TESTER_IOCQ, 4096, err))
 		return false;
 	nvme_sqe_create_cq(&e, 1, entries, NVME_TESTER_IOCQ, 0, false);
 	if (!nvme_tester_cmd(t, 0, &e, &c, err))
@@ -311,8 +309,9 @@ static void model_dma_write(void *host, uint64_t addr, const void *buf, size_t l
 
 static void model_irq(void *host, uint16_t vector)
 {
-	(void)vector;
-	((struct nvme_model_host *)host)->irqs++;
+	struct nvme_model_host *h = host;
+	h->irqs++;
+	h->last_vector = vector;
 }
 
 static const struct nvme_host_ops model_host_ops = {
@@ -378,6 +377,21 @@ static bool model_mem_write(void *t, uint64_t addr, const void *buf, size_t len,
 	return true;
 }
 
+static bool model_mem_zero(void *t, uint64_t addr, size_t len, GError **err)
+{
+	struct nvme_model_host *h = t;
+	(void)err;
+	while (len) {
+		size_t in = addr % PAGE, n = MIN(len, PAGE - in);
+		uint8_t *p = model_page(h, addr, false);
+		if (p)
+			memset(p + in, 0, n);
+		addr += n;
+		len -= n;
+	}
+	return true;
+}
+
 static bool model_progress(void *t, bool *idle, GError **err)
 {
 	struct nvme_model_host *h = t;
@@ -396,6 +410,7 @@ const struct nvme_transport_ops nvme_model_transport = {
 	.reg_write = model_reg_write,
 	.mem_read = model_mem_read,
 	.mem_write = model_mem_write,
+	.mem_zero = model_mem_zero,
 	.progress = model_progress,
 	.now_ns = model_now,
 };
@@ -500,6 +515,11 @@ static bool qemu_mem_write(void *t, uint64_t addr, const void *buf, size_t len,
 	return qtest_memwrite(((struct nvme_qemu_host *)t)->qt, addr, buf, len, err);
 }
 
+static bool qemu_mem_zero(void *t, uint64_t addr, size_t len, GError **err)
+{
+	return qtest_memset(((struct nvme_qemu_host *)t)->qt, addr, 0, len, err);
+}
+
 /* QEMU runs its device in its own main loop: polling again is progress. */
 static bool qemu_progress(void *t, bool *idle, GError **err)
 {
@@ -521,6 +541,7 @@ const struct nvme_transport_ops nvme_qemu_transport = {
 	.reg_write = qemu_reg_write,
 	.mem_read = qemu_mem_read,
 	.mem_write = qemu_mem_write,
+	.mem_zero = qemu_mem_zero,
 	.progress = qemu_progress,
 	.now_ns = qemu_now,
 };

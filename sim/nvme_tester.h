@@ -43,6 +43,7 @@ struct nvme_transport_ops {
 			 GError **err);
 	bool (*mem_write)(void *t, uint64_t addr, const void *buf, size_t len,
 			  GError **err);
+	bool (*mem_zero)(void *t, uint64_t addr, size_t len, GError **err);
 	/* Let the device make progress before the next poll. Sets *idle when
 	 * it has nothing left to do (the model's event queue is empty). */
 	bool (*progress)(void *t, bool *idle, GError **err);
@@ -128,7 +129,8 @@ struct nvme_model_host {
 	struct sim sim;
 	struct nvme_dev *dev;
 	GHashTable *mem;	/* 4 KiB page index -> page */
-	uint64_t irqs;
+	uint64_t irqs;		/* MSI-X messages received */
+	uint16_t last_vector;
 };
 
 bool nvme_model_host_init(struct nvme_model_host *h,

@@ -842,6 +842,25 @@ static void print_json(GArray *results)
 	json_object_put(a);
 }
 
+static const char usage[] =
+	"Usage: storsim validate qemu [OPTIONS]\n\n"
+	"Run the NVMe command suite against QEMU's emulated NVMe and storsim's\n"
+	"device model (profile qemu-nvme) and compare them check by check.\n\n"
+	"  --output-format=normal|json  table, or a JSON array (default normal)\n"
+	"  --qemu=PATH                  qemu-system-x86_64 to run (default: PATH)\n"
+	"  --timeout=SECONDS            limit of each wait on QEMU (default 10)\n"
+	"  --keep-temp                  keep QEMU's temporary directory\n\n"
+	"Exit status: 0 when every check agrees or differs in a known way, 1 on\n"
+	"a DIFFERENT check, bad options, or a QEMU that cannot be driven.\n";
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	return false;
+}
+
 static bool parse_options(int argc, char **argv, struct vopts *o, GError **err)
 {
 	if (argc < 2 || strcmp(argv[1], "qemu") != 0) {
@@ -900,6 +919,10 @@ int validate_main(int argc, char **argv)
 	bool different = false;
 
 	g_array_set_clear_func(results, result_clear);
+	if (wants_help(argc, argv)) {
+		fputs(usage, stdout);
+		return 0;
+	}
 	if (!parse_options(argc, argv, &o, &err)) {
 		fprintf(stderr, "storsim: %s\n", err->message);
 		return 1;

@@ -72,10 +72,7 @@ tests_unit_test_nvme_params_SOURCES = tests/unit/test-nvme-params.c
 tests_unit_test_nvme_params_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
 
-# storsim validate qemu, until sim/main.c dispatches "validate".
-check_PROGRAMS += tests/unit/test-nvme-validate-cli
-tests_unit_test_nvme_validate_cli_SOURCES = tests/unit/test-nvme-validate-cli.c
-tests_unit_test_nvme_validate_cli_LDADD = $(STORSIM_LIBS)
+# storsim validate qemu against Debian's QEMU.
 TESTS += tests/validate-qemu.sh
 EXTRA_DIST += tests/validate-qemu.sh
 

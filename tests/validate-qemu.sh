@@ -4,18 +4,15 @@
 # qemu-system-x86_64 is absent.
 . "$top_srcdir/tests/tap.sh"
 
-# Until sim/main.c dispatches "validate", the suite's own small program
-# stands in for "$STORSIM validate".
-VALIDATE="$top_builddir/tests/unit/test-nvme-validate-cli"
 QEMU="${QEMU_SYSTEM:-$(command -v qemu-system-x86_64)}"
 [ -n "$QEMU" ] && [ -x "$QEMU" ] || skip_all "qemu-system-x86_64 not found"
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-plan 9
+plan 10
 
-"$VALIDATE" qemu --qemu="$QEMU" --timeout=20 >"$tmp/normal" 2>"$tmp/err"
+"$STORSIM" validate qemu --qemu="$QEMU" --timeout=20 >"$tmp/normal" 2>"$tmp/err"
 rc=$?
 check "the run exits 0 (no DIFFERENT check)" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || { diag "$(cat "$tmp/err")"; grep DIFFERENT "$tmp/normal" | while read -r l; do diag "$l"; done; }
@@ -26,7 +23,7 @@ check "the cache-off run agrees on FUA" \
 check "QEMU ignoring FUA is a known difference" \
 	grep -q '^\[cache=none\] FUA write on media at completion *| no *| yes *| known difference: QEMU ignores FUA' "$tmp/normal"
 
-"$VALIDATE" qemu --qemu="$QEMU" --timeout=20 --output-format=json >"$tmp/json" 2>>"$tmp/err"
+"$STORSIM" validate qemu --qemu="$QEMU" --timeout=20 --output-format=json >"$tmp/json" 2>>"$tmp/err"
 n=$(grep -c '"check":' "$tmp/json")
 keys_ok=yes
 for k in qemu storsim verdict reason; do
@@ -37,8 +34,9 @@ check "JSON output is an array of objects with the table's keys" \
 check "JSON and text list the same number of checks" \
 	test "$(grep -c '"check"' "$tmp/json")" -eq "$(grep -c ' | ' "$tmp/normal" | awk '{print $1 - 1}')"
 
-"$VALIDATE" qemu --output-format=xml >/dev/null 2>"$tmp/bad"
+"$STORSIM" validate qemu --output-format=xml >/dev/null 2>"$tmp/bad"
 rc=$?
 check "a bad option exits 1" test "$rc" -eq 1
 check "a bad option names the option" grep -q "option 'output-format'" "$tmp/bad"
+check "--help prints the options" sh -c "'$STORSIM' validate qemu --help | grep -q -- '--keep-temp'"
 finish

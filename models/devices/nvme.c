@@ -62,8 +62,8 @@ const struct param_def nvme_dev_param_table[] = {
 	    "model number, Identify MN (40 characters at most)"),
 	ROW("firmware", PARAM_STRING, firmware, "7.2.22", 0, 0, "text",
 	    "firmware revision, Identify FR (8 characters at most)"),
-	ROW("version", PARAM_U32, version, "0x10400", 0, 0xffffff, "id",
-	    "VS register and Identify VER (MJR<<16 | MNR<<8 | TER)"),
+	ROW("version", PARAM_U32, version, "0x10400", 0, 0, "id",
+	    "VS register and Identify VER: major in bits 31:16, minor 15:8"),
 	ROW("mdts", PARAM_U32, mdts, "7", 0, 20, "log2(CAP.MPSMIN pages)",
 	    "maximum data transfer size; 0 = no limit"),
 	ROW("max_queue_entries", PARAM_U32, max_queue_entries, "2048", 2, 65536,
@@ -373,7 +373,7 @@ struct nvme_dev {
 	uint32_t page_size;
 	bool powered, dying;
 	uint64_t epoch;		/* commands; bumped by reset and power loss */
-	uint64_t power_epoch;	/* the cache; bumped by power loss only */
+	uint64_t power_epoch;	/* the cache, a pending power loss */
 
 	/* queues, indexed by qid */
 	struct dev_sq *sq;
@@ -458,10 +458,17 @@ static sim_time now(const struct nvme_dev *d)
 	return sim_now(d->c.sim);
 }
 
+/* The cache and a pending power loss outlive a controller reset; the
+ * rest belongs to the commands a reset drops. */
+static uint64_t epoch_of(const struct nvme_dev *d, unsigned type)
+{
+	return type == EV_DESTAGE_DONE || type == EV_POWER_LOSS ?
+	       d->power_epoch : d->epoch;
+}
+
 static void after(struct nvme_dev *d, sim_time delay, unsigned type, void *ptr)
 {
-	uint64_t epoch = type == EV_DESTAGE_DONE ? d->power_epoch : d->epoch;
-	sim_after(d->c.sim, delay, &d->c, type, ptr, epoch);
+	sim_after(d->c.sim, delay, &d->c, type, ptr, epoch_of(d, type));
 }
 
 /* Femtoseconds per byte for a bandwidth in MB/s (10^6 bytes per second);
@@ -1417,6 +1424,8 @@ static uint16_t dsm_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	uint64_t lo = UINT64_MAX, hi = 0;
 	uint16_t st;
 
+	cmd->slba = 0;
+	cmd->nlb = 0;
 	/* Without deallocate the attributes are hints: nothing to do. */
 	if (!(cmd->sqe.cdw11 & NVME_DSM_ATTR_AD))
 		return NVME_SC_SUCCESS;
@@ -1439,8 +1448,10 @@ static uint16_t dsm_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	}
 	/* The durability tracker sees one span covering all ranges: a
 	 * deallocate is one mapping update. */
-	cmd->slba = lo == UINT64_MAX ? 0 : lo;
-	cmd->nlb = lo == UINT64_MAX ? 0 : (uint32_t)MIN(hi - lo, UINT32_MAX);
+	if (lo != UINT64_MAX) {
+		cmd->slba = lo;
+		cmd->nlb = (uint32_t)MIN(hi - lo, UINT32_MAX);
+	}
 	return NVME_SC_SUCCESS;
 }
 
@@ -1570,7 +1581,6 @@ static void reset(struct nvme_dev *d)
 	if (d->outstanding)
 		d->cnt.busy_ns += now(d) - d->busy_since;
 	d->outstanding = 0;
-	d->dying = false;
 	d->nsq_alloc = d->ncq_alloc = d->p.max_io_queues;
 	d->io_queue_created = false;
 	d->coalesce_thr = d->coalesce_time = 0;
@@ -1762,8 +1772,7 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct nvme_dev *d = (struct nvme_dev *)c;
 
-	if (!d->powered ||
-	    arg != (type == EV_DESTAGE_DONE ? d->power_epoch : d->epoch))
+	if (!d->powered || arg != epoch_of(d, type))
 		return;
 	switch (type) {
 	case EV_READY:

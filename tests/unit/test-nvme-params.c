@@ -9,6 +9,16 @@
 
 #include "devices/nvme.h"
 
+/* The folder holds every device model's profiles; only "nvme" ones here. */
+static bool is_nvme_profile(const char *path)
+{
+	json_object *root = json_object_from_file(path), *model;
+	bool yes = root && json_object_object_get_ex(root, "model", &model) &&
+		   strcmp(json_object_get_string(model), "nvme") == 0;
+	json_object_put(root);
+	return yes;
+}
+
 static void test_shipped_profiles_load(void)
 {
 	const char *dir = STORSIM_SRCDIR "/models/profiles/devices";
@@ -22,11 +32,8 @@ static void test_shipped_profiles_load(void)
 		struct nvme_dev_params p;
 		g_autoptr(GError) err = NULL;
 
-		g_autofree char *text = NULL;
-		if (!g_str_has_suffix(name, ".json") ||
-		    !g_file_get_contents(path, &text, NULL, NULL) ||
-		    !strstr(text, "\"model\": \"nvme\""))
-			continue;	/* another device model's profile */
+		if (!g_str_has_suffix(name, ".json") || !is_nvme_profile(path))
+			continue;
 		nvme_dev_params_init(&p);
 		g_assert_true(nvme_dev_params_load(&p, path, &err));
 		g_assert_no_error(err);
@@ -110,6 +117,23 @@ static void test_missing_profile(void)
 	nvme_dev_params_clear(&p);
 }
 
+/* The parameter table in the model's page is the code's table. */
+static void test_doc_table_matches(void)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GString) table = g_string_new(NULL);
+	const char *begin = "<!-- params:begin -->\n", *end = "<!-- params:end -->";
+
+	g_assert_true(g_file_get_contents(STORSIM_SRCDIR "/docs/models/nvme-device.md",
+					  &text, NULL, NULL));
+	char *a = strstr(text, begin), *b = a ? strstr(a, end) : NULL;
+	g_assert_nonnull(b);
+	a += strlen(begin);
+	params_print_markdown(nvme_dev_param_table, table);
+	g_autofree char *doc = g_strndup(a, b - a);
+	g_assert_cmpstr(doc, ==, table->str);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -119,5 +143,6 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < G_N_ELEMENTS(bad_cases); i++)
 		g_test_add_data_func(bad_cases[i].path, &bad_cases[i], test_bad_profile);
 	g_test_add_func("/nvme-params/missing-profile", test_missing_profile);
+	g_test_add_func("/nvme-params/doc-table-matches", test_doc_table_matches);
 	return g_test_run();
 }

@@ -313,6 +313,8 @@ static void test_identify_active_list(void)
 	fx_down(&f);
 }
 
+static void write_n(struct fx *f, unsigned n, bool fua);
+
 /* --- status codes, one case each ---------------------------------------------- */
 
 struct status_case {
@@ -802,41 +804,101 @@ static void test_num_queues_limits_creation(void)
 	fx_down(&f);
 }
 
-/* Interrupt coalescing: with a threshold of 4 entries, four completions on
- * an interrupting I/O CQ raise one interrupt. */
+/* Queue pair 2 with interrupts on vector 5; the tester polls it as its
+ * queue 1 (its own queue 1 is replaced). */
+static void interrupting_pair(struct fx *f)
+{
+	struct nvme_sqe e;
+
+	g_assert_true(f->t.ops->mem_zero(f->t.tr, 0x180000, 4096, NULL));
+	nvme_sqe_create_cq(&e, 2, 8, 0x180000, 5, true);
+	g_assert_cmpuint(status_of(f, 0, &e), ==, 0);
+	nvme_sqe_create_sq(&e, 2, 8, 0x181000, 2);
+	g_assert_cmpuint(status_of(f, 0, &e), ==, 0);
+	f->t.q[1] = (struct nvme_tester_queue){.sq_base = 0x181000,
+					       .cq_base = 0x180000, .entries = 8,
+					       .qid = 2, .phase = 1, .live = true};
+}
+
+/* Four Flushes written at once to queue 2, one doorbell, run to the end. */
+static void four_flushes_on_queue_2(struct fx *f)
+{
+	struct nvme_sqe e;
+
+	for (uint16_t i = 0; i < 4; i++) {
+		nvme_sqe_flush(&e, 1);
+		e.cid = i;
+		g_assert_true(nvme_tester_mem_write(&f->t, 0x181000 + 64u * i, &e,
+						    sizeof(e), NULL));
+	}
+	nvme_dev_mmio_write(f->h.dev, NVME_REG_DBS + 8 * 2, 4, 4);
+	while (sim_run(&f->h.sim, SIM_TIME_MAX))
+		;
+}
+
+static void test_irq_per_completion(void)
+{
+	struct fx f;
+
+	fx_init(&f);
+	fx_up(&f);
+	interrupting_pair(&f);
+	uint64_t irqs = f.h.irqs;
+	four_flushes_on_queue_2(&f);
+	g_assert_cmpuint(f.h.irqs - irqs, ==, 4);
+	g_assert_cmpuint(f.h.last_vector, ==, 5);
+	fx_down(&f);
+}
+
+/* The tester's own I/O queue was created without interrupts. */
+static void test_polled_cq_raises_none(void)
+{
+	struct fx f;
+
+	fx_init(&f);
+	fx_up(&f);
+	uint64_t irqs = f.h.irqs;
+	write_n(&f, 3, false);
+	g_assert_cmpuint(f.h.irqs, ==, irqs);
+	fx_down(&f);
+}
+
+/* Interrupt coalescing: with a threshold of 4 entries (THR = 3, 0's
+ * based), four completions raise one interrupt. */
 static void test_irq_coalescing_threshold(void)
 {
 	struct fx f;
 	struct nvme_sqe e;
-	g_autoptr(GError) err = NULL;
 
 	fx_init(&f);
 	fx_up(&f);
 	nvme_sqe_set_features(&e, NVME_FEAT_IRQ_COALESCE, false, 3);
 	g_assert_cmpuint(status_of(&f, 0, &e), ==, 0);
-	/* Queue pair 2 with interrupts on; the tester polls it as queue 1. */
-	g_assert_true(nvme_tester_mem_write(&f.t, 0x180000, (uint8_t[4096]){0},
-					    4096, NULL));
-	nvme_sqe_create_cq(&e, 2, 8, 0x180000, 1, true);
-	g_assert_cmpuint(status_of(&f, 0, &e), ==, 0);
-	nvme_sqe_create_sq(&e, 2, 8, 0x181000, 2);
-	g_assert_cmpuint(status_of(&f, 0, &e), ==, 0);
-	f.t.q[1] = (struct nvme_tester_queue){.sq_base = 0x181000, .cq_base = 0x180000,
-					      .entries = 8, .qid = 2, .phase = 1,
-					      .live = true};
+	interrupting_pair(&f);
 	uint64_t irqs = f.h.irqs;
-	for (int i = 0; i < 4; i++) {
-		nvme_sqe_flush(&e, 1);
-		/* The tester rings queue 1's doorbells; use queue 2's. */
-		e.cid = (uint16_t)i;
-		g_assert_true(nvme_tester_mem_write(&f.t, 0x181000 + 64 * i, &e,
-						    sizeof(e), NULL));
-	}
-	nvme_dev_mmio_write(f.h.dev, NVME_REG_DBS + 16, 4, 4);
-	sim_run(&f.h.sim, SIM_TIME_MAX);
-	while (sim_run(&f.h.sim, SIM_TIME_MAX))
-		;
+	four_flushes_on_queue_2(&f);
 	g_assert_cmpuint(f.h.irqs - irqs, ==, 1);
+	fx_down(&f);
+}
+
+/* With a large threshold, the aggregation time (TIME, 100 us units) ends
+ * the wait: one interrupt, 200 us after the first completion. */
+static void test_irq_coalescing_time(void)
+{
+	struct fx f;
+	struct nvme_sqe e;
+
+	fx_init(&f);
+	fx_up(&f);
+	nvme_sqe_set_features(&e, NVME_FEAT_IRQ_COALESCE, false, 2u << 8 | 50);
+	g_assert_cmpuint(status_of(&f, 0, &e), ==, 0);
+	interrupting_pair(&f);
+	uint64_t irqs = f.h.irqs;
+	sim_time t0 = now(&f);
+	four_flushes_on_queue_2(&f);
+	g_assert_cmpuint(f.h.irqs - irqs, ==, 1);
+	g_assert_cmpuint(now(&f) - t0, ==, f.p.fetch_latency + f.p.cmd_overhead +
+			 f.p.flush_latency + 200 * SIM_USEC);
 	fx_down(&f);
 }
 
@@ -1267,6 +1329,28 @@ static void test_power_loss_report_forms(void)
 	fx_down(&f);
 }
 
+/* Right after completion: a FUA write is on media, a cached one is not
+ * until it destages or a Flush completes. */
+static void test_on_media_query(void)
+{
+	struct fx f;
+	struct nvme_sqe e;
+
+	fx_init(&f);
+	f.p.destage_mbps = 1;
+	fx_up(&f);
+	write_n(&f, 1, true);
+	g_assert_true(nvme_dev_on_media(f.h.dev, 0, 8));
+	g_assert_cmpuint(rw(&f, NVME_CMD_WRITE, 64, 8, NVME_TESTER_DATA, false), ==, 0);
+	g_assert_false(nvme_dev_on_media(f.h.dev, 64, 8));
+	g_assert_false(nvme_dev_on_media(f.h.dev, 0, 72));
+	nvme_sqe_flush(&e, 1);
+	g_assert_cmpuint(status_of(&f, 1, &e), ==, 0);
+	g_assert_true(nvme_dev_on_media(f.h.dev, 64, 8));
+	g_assert_false(nvme_dev_on_media(f.h.dev, 1000, 8));	/* never written */
+	fx_down(&f);
+}
+
 /* Registers read as all ones once the device is gone. */
 static void test_power_loss_device_gone(void)
 {
@@ -1344,8 +1428,13 @@ int main(int argc, char **argv)
 			test_vwc_off_flushes_first);
 	g_test_add_func("/nvme/features/num-queues-limits-creation",
 			test_num_queues_limits_creation);
-	g_test_add_func("/nvme/features/irq-coalescing-threshold",
+	g_test_add_func("/nvme/irq/per-completion-on-vector",
+			test_irq_per_completion);
+	g_test_add_func("/nvme/irq/polled-cq-raises-none",
+			test_polled_cq_raises_none);
+	g_test_add_func("/nvme/irq/coalescing-threshold",
 			test_irq_coalescing_threshold);
+	g_test_add_func("/nvme/irq/coalescing-time", test_irq_coalescing_time);
 	g_test_add_func("/nvme/io/data-integrity-across-wrap",
 			test_data_integrity_across_wrap);
 	g_test_add_func("/nvme/io/prp-list-transfer", test_prp_list_transfer);
@@ -1379,6 +1468,7 @@ int main(int argc, char **argv)
 			test_power_loss_after_n_commands);
 	g_test_add_func("/nvme/power/report-text-and-json",
 			test_power_loss_report_forms);
+	g_test_add_func("/nvme/power/on-media-query", test_on_media_query);
 	g_test_add_func("/nvme/power/device-gone", test_power_loss_device_gone);
 	g_test_add_func("/nvme/counters", test_counters);
 	return g_test_run();
