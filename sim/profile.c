@@ -17,7 +17,8 @@ GPtrArray *profile_search_dirs(void)
 	}
 	g_ptr_array_add(dirs, g_build_filename(STORSIM_SRCDIR, "models",
 					       "profiles", NULL));
-	g_ptr_array_add(dirs, g_build_filename(STORSIM_DATADIR, "profiles", NULL));
+	g_ptr_array_add(dirs, g_build_filename(STORSIM_DATADIR, "models", "profiles",
+					       NULL));
 	return dirs;
 }
 
@@ -109,15 +110,22 @@ struct profile *profile_load(const char *name_or_path, const char *kind,
 		return NULL;
 	}
 	tok = json_tokener_new();
-	p->root = json_tokener_parse_ex(tok, p->text, (int)strlen(p->text) + 1);
+	size_t len = strlen(p->text), end;
+	p->root = json_tokener_parse_ex(tok, p->text, (int)len);
 	jerr = json_tokener_get_error(tok);
-	if (jerr != json_tokener_success) {
-		size_t off = json_tokener_get_parse_end(tok);
+	end = json_tokener_get_parse_end(tok);
+	while (p->root && end < len && g_ascii_isspace(p->text[end]))
+		end++;
+	if (!p->root || jerr != json_tokener_success || end < len) {
 		int line = 1;
-		for (size_t i = 0; i < off && p->text[i]; i++)
+		for (size_t i = 0; i < end && p->text[i]; i++)
 			line += p->text[i] == '\n';
-		storsim_input_error(err, p->path, line, NULL, "invalid JSON: %s",
-				    json_tokener_error_desc(jerr));
+		storsim_input_error(err, p->path, line, NULL, "%s",
+				    !p->root || jerr != json_tokener_success ?
+				    (jerr == json_tokener_continue ?
+				     "invalid JSON: unexpected end of text" :
+				     json_tokener_error_desc(jerr)) :
+				    "text after the end of the profile");
 		json_tokener_free(tok);
 		profile_free(p);
 		return NULL;

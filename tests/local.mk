@@ -80,3 +80,6 @@ check_PROGRAMS += tests/unit/test-nvme-validate
 tests_unit_test_nvme_validate_SOURCES = tests/unit/test-nvme-validate.c
 tests_unit_test_nvme_validate_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-nvme-validate
+
+TESTS += tests/reproduce-dio-caller-comp.sh
+EXTRA_DIST += tests/reproduce-dio-caller-comp.sh

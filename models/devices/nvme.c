@@ -42,6 +42,7 @@
 #include "nvme.h"
 #include "nvme_durability.h"
 #include "nvme_spec.h"
+#include "profile.h"
 #include "util.h"
 
 /* --- parameters --------------------------------------------------------- */
@@ -149,121 +150,27 @@ void nvme_dev_params_clear(struct nvme_dev_params *p)
 	params_clear(nvme_dev_param_table, p);
 }
 
-static char *find_profile(const char *name)
-{
-	static const char *const dirs[] = {
-		STORSIM_SRCDIR "/models/profiles/devices",
-		STORSIM_DATADIR "/models/profiles/devices",
-	};
-
-	if (strchr(name, '/') || g_str_has_suffix(name, ".json"))
-		return g_strdup(name);
-	for (unsigned i = 0; i < G_N_ELEMENTS(dirs); i++) {
-		char *path = g_strdup_printf("%s/%s.json", dirs[i], name);
-		if (g_file_test(path, G_FILE_TEST_EXISTS))
-			return path;
-		g_free(path);
-	}
-	return NULL;
-}
-
-static int line_of_offset(const char *text, size_t off)
-{
-	int line = 1;
-	for (size_t i = 0; i < off && text[i]; i++)
-		line += text[i] == '\n';
-	return line;
-}
-
 bool nvme_dev_params_load(struct nvme_dev_params *p, const char *name_or_path,
 			  GError **err)
 {
-	g_autofree char *path = find_profile(name_or_path);
-	g_autofree char *text = NULL;
-	g_autoptr(GError) ferr = NULL;
-	json_object *root, *v;
-	enum json_tokener_error jerr;
-	bool ok = false;
+	auto_profile *prof = profile_load(name_or_path, "device", err);
 
-	if (!path) {
-		storsim_input_error(err, NULL, 0, "profile",
-				    "no device profile named '%s'", name_or_path);
+	if (!prof)
+		return false;
+	if (!prof->model || strcmp(prof->model, "nvme") != 0) {
+		storsim_input_error(err, prof->path,
+				    storsim_json_key_line(prof->text, "model"), "model",
+				    "must be \"nvme\"");
 		return false;
 	}
-	if (!g_file_get_contents(path, &text, NULL, &ferr)) {
-		storsim_input_error(err, path, 0, NULL, "%s", ferr->message);
+	if (!params_apply_json(nvme_dev_param_table, p, prof->params, prof->path,
+			       prof->text, err))
+		return false;
+	if (!nvme_dev_params_check(p, err)) {
+		g_prefix_error(err, "%s: ", prof->path);
 		return false;
 	}
-	json_tokener *tok = json_tokener_new();
-	size_t len = strlen(text), end;
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	while (root && end < len && g_ascii_isspace(text[end]))
-		end++;
-	if (root && end < len) {
-		storsim_input_error(err, path, line_of_offset(text, end), NULL,
-				    "text after the end of the profile");
-		json_tokener_free(tok);
-		json_object_put(root);
-		return false;
-	}
-	if (!root || jerr != json_tokener_success) {
-		storsim_input_error(err, path,
-				    line_of_offset(text, json_tokener_get_parse_end(tok)),
-				    NULL, "not valid JSON: %s",
-				    jerr == json_tokener_continue ?
-				    "unexpected end of text" :
-				    json_tokener_error_desc(jerr));
-		json_tokener_free(tok);
-		json_object_put(root);
-		return false;
-	}
-	json_tokener_free(tok);
-	if (!json_object_is_type(root, json_type_object)) {
-		storsim_input_error(err, path, 1, NULL, "a profile is a JSON object");
-		goto out;
-	}
-	json_object_object_foreach(root, key, val) {
-		static const char *const known[] = {"profile", "kind", "model",
-						    "description", "params"};
-		bool found = false;
-		for (unsigned i = 0; i < G_N_ELEMENTS(known); i++)
-			found |= strcmp(key, known[i]) == 0;
-		if (!found) {
-			storsim_input_error(err, path, storsim_json_key_line(text, key),
-					    key, "unknown key in a device profile");
-			goto out;
-		}
-		if (strcmp(key, "params") && !json_object_is_type(val, json_type_string)) {
-			storsim_input_error(err, path, storsim_json_key_line(text, key),
-					    key, "must be a string");
-			goto out;
-		}
-	}
-	if (json_object_object_get_ex(root, "kind", &v) &&
-	    strcmp(json_object_get_string(v), "device") != 0) {
-		storsim_input_error(err, path, storsim_json_key_line(text, "kind"),
-				    "kind", "must be \"device\"");
-		goto out;
-	}
-	if (!json_object_object_get_ex(root, "model", &v) ||
-	    strcmp(json_object_get_string(v), "nvme") != 0) {
-		storsim_input_error(err, path, storsim_json_key_line(text, "model"),
-				    "model", "must be \"nvme\"");
-		goto out;
-	}
-	if (!json_object_object_get_ex(root, "params", &v)) {
-		storsim_input_error(err, path, 0, "params", "missing");
-		goto out;
-	}
-	ok = params_apply_json(nvme_dev_param_table, p, v, path, text, err) &&
-	     nvme_dev_params_check(p, err);
-	if (!ok && err && *err && !g_str_has_prefix((*err)->message, path))
-		g_prefix_error(err, "%s: ", path);
-out:
-	json_object_put(root);
-	return ok;
+	return true;
 }
 
 bool nvme_dev_params_check(const struct nvme_dev_params *p, GError **err)

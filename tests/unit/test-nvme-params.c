@@ -65,23 +65,23 @@ struct bad_case {
 
 static const struct bad_case bad_cases[] = {
 	{"/nvme-params/bad/wrong-unit",
-	 "{\"model\": \"nvme\",\n \"params\": {\n  \"read_latency\": {\"value\": 5, "
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"nvme\",\n \"params\": {\n  \"read_latency\": {\"value\": 5, "
 	 "\"unit\": \"us\", \"source\": \"x\"}}}\n",
 	 ":3: option 'read_latency': unit must be \"ns\""},
 	{"/nvme-params/bad/unknown-parameter",
-	 "{\"model\": \"nvme\",\n \"params\": {\"warp\": {\"value\": 1, "
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"nvme\",\n \"params\": {\"warp\": {\"value\": 1, "
 	 "\"unit\": \"\", \"source\": \"x\"}}}\n",
 	 ":2: option 'warp': unknown parameter"},
 	{"/nvme-params/bad/out-of-range",
-	 "{\"model\": \"nvme\", \"params\": {\n\"lba_shift\": {\"value\": 13, "
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"nvme\", \"params\": {\n\"lba_shift\": {\"value\": 13, "
 	 "\"unit\": \"log2(bytes)\", \"source\": \"x\"}}}\n",
 	 ":2: option 'lba_shift': 13 is outside"},
 	{"/nvme-params/bad/wrong-model",
-	 "{\"model\": \"sata\", \"params\": {}}\n", "option 'model': must be \"nvme\""},
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"sata\", \"params\": {}}\n", "option 'model': must be \"nvme\""},
 	{"/nvme-params/bad/not-json",
-	 "{\"model\": \"nvme\",\n \"params\": {\n", ":3: not valid JSON"},
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"nvme\",\n \"params\": {\n", ":3: invalid JSON"},
 	{"/nvme-params/bad/cache-without-vwc",
-	 "{\"model\": \"nvme\", \"params\": {\"vwc_present\": {\"value\": false, "
+	 "{\"profile\": \"bad\", \"kind\": \"device\", \"model\": \"nvme\", \"params\": {\"vwc_present\": {\"value\": false, "
 	 "\"unit\": \"\", \"source\": \"x\"}}}\n",
 	 "option 'write_cache_enabled': needs vwc_present = true"},
 };
