@@ -367,6 +367,10 @@ static void end_bio(struct xctx *x, struct bio *bio)
 static void queue_one(struct xctx *x, struct bio *bio)
 {
 	struct blk_queue *q = bio->q;
+
+	/* Without poll queues a polled bio completes by interrupt. */
+	if (!q->cfg.nr_poll_queues)
+		bio->flags &= ~REQ_POLLED;
 	struct blk_hctx *hc = blk_queue_map(q, cpu_id(xctx_cpu(x)),
 					    bio->flags & REQ_POLLED);
 	struct request *rq = get_request(hc, bio);
@@ -449,8 +453,10 @@ void submit_bio(struct xctx *x, struct bio *bio)
 
 /* ---- polling ---- */
 
-struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q)
+struct blk_hctx *blk_poll_cookie(struct xctx *x, struct blk_queue *q)
 {
+	if (!q->cfg.nr_poll_queues || !q->drv->poll)
+		return NULL;
 	return blk_queue_map(q, cpu_id(xctx_cpu(x)), true);
 }
 

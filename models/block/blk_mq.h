@@ -158,7 +158,9 @@ void submit_bio(struct xctx *x, struct bio *bio);
 /* Polled completion (REQ_POLLED): find completions on the hardware queue
  * a polled bio went to, in the polling task's context; arm a wake-up for
  * when one arrives. */
-struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q);
+/* The hardware queue a polled bio submitted from x's CPU goes to, or NULL
+ * when the queue has no poll queues (the bio then completes by interrupt). */
+struct blk_hctx *blk_poll_cookie(struct xctx *x, struct blk_queue *q);
 unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
 void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
 

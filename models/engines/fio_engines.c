@@ -17,17 +17,22 @@
  *
  * Parameters: fio's user costs (model "fio"), the syscall cost (model
  * "cpu"), the kernel's (models "io_uring", "blk_mq", ...).
- * Left out: hipri (polled rings), sqthread_poll, force_async and the
- * io_uring_cmd engine are refused; libaio is in fio_libaio.c.
+ * hipri makes the io_uring ring an IOPOLL ring, and pvsync2's reads and
+ * writes RWF_HIPRI (polled); polling needs poll queues on the device
+ * (nvme_drv.poll_queues), else completions come by interrupt as in Linux.
+ *
+ * Left out: sqthread_poll, force_async and the io_uring_cmd engine are
+ * refused; hipri_percentage other than 100 too.
  */
 #include <glib.h>
 
+#include "block/blk_mq.h"
 #include "engines/fio_engine.h"
 #include "engines/io_uring.h"
 #include "system.h"
 #include "util.h"
 
-static stage_id st_syscall, st_sqe, st_cqe;
+static stage_id st_syscall, st_sqe, st_cqe, st_poll_spin;
 
 static void register_stages(void)
 {
@@ -35,6 +40,8 @@ static void register_stages(void)
 				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
 	st_sqe = stage_register("fio_sqe_prep", CPU_USR, "fio_ioring_prep");
 	st_cqe = stage_register("fio_cqe_reap", CPU_USR, "fio_ioring_cqring_reap");
+	st_poll_spin = stage_register("dio_poll_spin", CPU_SYS,
+				      "__iomap_dio_rw / blkdev wait: bio_poll loop");
 }
 
 static bool refuse_option(struct fio_thread *td, const char *option,
@@ -156,11 +163,11 @@ struct sync_data {
 	struct sim_component comp;
 	struct fio_thread *td;
 	struct fio_io_u *u;
-	bool done_inline;
-	bool in_call;
+	bool done;		/* ki_complete has run */
+	bool spinning;		/* polling (pvsync2 hipri) */
 };
 
-enum { SYNC_WOKEN };
+enum { SYNC_WOKEN, SYNC_POLL };
 
 static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
 {
@@ -169,10 +176,29 @@ static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
 	struct sync_data *sd = td->eng_data;
 
 	iocb->res = res;
-	if (sd->in_call && xctx_task(x) == td->task)
-		sd->done_inline = true;
-	else
+	sd->done = true;
+	/* Found by the task itself (inline, or by its own polling): no
+	 * wake-up; else the completing context wakes it. */
+	if (xctx_task(x) != td->task) {
+		sd->spinning = false;
 		xctx_wake(x, td->task);
+	}
+}
+
+/* The polled wait of a synchronous dio (RWF_HIPRI): poll the queue, spin
+ * until something arrives, poll again. */
+static void sync_poll(struct fio_thread *td, struct sync_data *sd)
+{
+	struct kiocb *k = &sd->u->kiocb;
+
+	blk_poll(fio_xctx(td), k->poll_cookie);
+	if (sd->done) {
+		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+		return;
+	}
+	sd->spinning = true;
+	task_spin(td->task, st_poll_spin, SIM_MSG(&sd->comp, SYNC_POLL, NULL, 0));
+	blk_poll_arm(k->poll_cookie, td->task);
 }
 
 static void sync_finish(struct fio_thread *td, struct fio_io_u *u)
@@ -189,6 +215,11 @@ static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 			uint64_t arg)
 {
 	struct sync_data *sd = (struct sync_data *)c;
+
+	if (type == SYNC_POLL) {
+		sync_poll(sd->td, sd);
+		return;
+	}
 	sync_finish(sd->td, sd->u);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
@@ -204,9 +235,9 @@ static bool sync_init(struct fio_thread *td, GError **err)
 	struct sync_data *sd = g_new0(struct sync_data, 1);
 
 	register_stages();
-	if (td->o->eng.hipri)
-		return refuse_option(td, "hipri",
-				     "polled synchronous I/O is not modelled yet", err);
+	if (td->o->eng.hipri && td->o->eng.hipri_percentage != 100)
+		return refuse_option(td, "hipri_percentage",
+				     "only all-polled or no polled I/O is modelled", err);
 	sd->td = td;
 	sim_component_init(&fio_system(td)->sim, &sd->comp, &sync_ops, td->name);
 	td->eng_data = sd;
@@ -237,23 +268,25 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 		.nr_segs = u->nr_segs,
 		.write = u->ddir == FIO_DDIR_WRITE,
 		.sync_wait = true,
-		.flags = td->o->direct ? KI_DIRECT : 0,
+		.flags = (td->o->direct ? KI_DIRECT : 0) |
+			 (td->eng == &fio_pvsync2_engine && td->o->eng.hipri ?
+			  KI_HIPRI : 0),
 		.ki_complete = sync_ki_complete,
 		.owner = u,
 	};
 	fio_io_issued(td, u);
 	fio_submitted(td, 1);
 	sd->u = u;
-	sd->done_inline = false;
-	sd->in_call = true;
+	sd->done = false;
 	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
-	sd->in_call = false;
 	if (ret != -EIOCBQUEUED) {
 		k->res = ret;
 		k->dio_complete = NULL;
 	}
-	if (ret != -EIOCBQUEUED || sd->done_inline)
+	if (ret != -EIOCBQUEUED || sd->done)
 		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+	else if (k->poll_cookie)
+		sync_poll(td, sd);
 	else
 		task_sleep(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
 }
@@ -345,9 +378,6 @@ static bool uring_init(struct fio_thread *td, GError **err)
 	struct uring_data *ud;
 
 	register_stages();
-	if (e->hipri)
-		return refuse_option(td, "hipri", "polled io_uring rings are not "
-				     "modelled yet", err);
 	if (e->sqthread_poll)
 		return refuse_option(td, "sqthread_poll",
 				     "SQPOLL is not modelled yet", err);
@@ -361,6 +391,7 @@ static bool uring_init(struct fio_thread *td, GError **err)
 	struct io_ring_config rc = {
 		.sq_entries = td->o->iodepth,
 		.cq_entries = 2 * td->o->iodepth,
+		.iopoll = e->hipri,
 		.defer_taskrun = true,
 		.coop_taskrun = true,
 		.fixed_files = e->registerfiles,

@@ -28,6 +28,12 @@
  *   enter_ns, submit_sqe_ns, file_fixed_ns, file_get_ns, rw_issue_ns,
  *   buf_import_ns, tw_add_ns, tw_run_ns, cqe_post_ns, wait_ns, iopoll_ns.
  *
+ * Polling (IORING_SETUP_IOPOLL): reads and writes are issued with
+ * IOCB_HIPRI; their completion is found by io_iopoll_check inside
+ * io_uring_enter(GETEVENTS), which polls the hardware queues the requests
+ * went to and spins (busy CPU time) until a completion arrives; a polled
+ * completion posts its CQE directly, without task_work.
+ *
  * Left out: SQPOLL, linked requests, CQ overflow, io-wq (a request that
  * would block is failed with -EAGAIN), registered-buffer DMA mapping.
  */
@@ -65,10 +71,11 @@ const struct param_def io_uring_param_table[] = {
 
 struct io_req {
 	struct io_ring *r;
-	struct kiocb kiocb;	/* first: ki_complete finds the request */
+	struct kiocb kiocb;	/* ki_complete finds the request around it */
 	void *user_data;
 	long res;
-	struct io_req *next;	/* free list, task_work list */
+	bool iopoll_done;
+	struct io_req *next;	/* free list, task_work list, iopoll list */
 };
 
 struct io_ring {
@@ -89,6 +96,8 @@ struct io_ring {
 
 	struct io_req *tw_head, *tw_tail;	/* completed, task_work pending */
 	unsigned nr_tw;
+	struct io_req *iopoll_head, *iopoll_tail;	/* polled, in flight */
+	bool iopoll_spinning;
 
 	/* the io_uring_enter in progress */
 	bool waiting;		/* asleep in io_cqring_wait */
@@ -99,10 +108,11 @@ struct io_ring {
 	struct sim_msg done;
 };
 
-enum { RING_WAIT_WOKEN };
+enum { RING_WAIT_WOKEN, RING_IOPOLL };
 
 static stage_id st_syscall, st_enter, st_submit_sqe, st_file, st_rw_issue,
-	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait;
+	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait, st_iopoll,
+	st_iopoll_spin;
 
 static void register_stages(void)
 {
@@ -123,6 +133,10 @@ static void register_stages(void)
 	st_cqe_post = stage_register("io_fill_cqe", CPU_SYS,
 				     "__io_fill_cqe_req, io_free_req");
 	st_wait = stage_register("io_cqring_wait", CPU_SYS, "io_cqring_wait");
+	st_iopoll = stage_register("io_do_iopoll", CPU_SYS,
+				   "io_iopoll_check, io_do_iopoll");
+	st_iopoll_spin = stage_register("iopoll_spin", CPU_SYS,
+					"io_iopoll_check: polling with nothing found");
 }
 
 static struct io_req *req_get(struct io_ring *r)
@@ -146,6 +160,11 @@ static void req_put(struct io_ring *r, struct io_req *req)
 {
 	req->next = r->free_reqs;
 	r->free_reqs = req;
+}
+
+static struct io_req *req_of(struct kiocb *iocb)
+{
+	return (struct io_req *)((char *)iocb - offsetof(struct io_req, kiocb));
 }
 
 static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
@@ -188,8 +207,7 @@ static bool should_wake(struct io_ring *r)
 /* ki_complete for reads and writes (io_complete_rw). */
 static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 {
-	struct io_req *req = (struct io_req *)((char *)iocb -
-					       offsetof(struct io_req, kiocb));
+	struct io_req *req = req_of(iocb);
 	struct io_ring *r = req->r;
 
 	req->res = res;
@@ -204,6 +222,23 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	r->nr_tw++;
 	if (xctx_task(x) != r->owner && should_wake(r)) {
 		r->woken = true;
+		xctx_wake(x, r->owner);
+	}
+}
+
+/* ki_complete on an IOPOLL ring: the request is done; the poller posts
+ * its CQE. A completion by interrupt (a queue without poll queues) wakes
+ * the spinning poller. */
+static void io_complete_rw_iopoll(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct io_req *req = req_of(iocb);
+	struct io_ring *r = req->r;
+
+	req->res = res;
+	iocb->res = res;
+	req->iopoll_done = true;
+	if (r->iopoll_spinning && xctx_task(x) != r->owner) {
+		r->iopoll_spinning = false;
 		xctx_wake(x, r->owner);
 	}
 }
@@ -226,7 +261,7 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		.nr_segs = sqe->nr_segs,
 		.bvec = sqe->fixed_buf,
 		.write = sqe->op == IO_OP_WRITE,
-		.ki_complete = io_complete_rw,
+		.ki_complete = r->cfg.iopoll ? io_complete_rw_iopoll : io_complete_rw,
 		.owner = req,
 	};
 	k->flags = KI_DIRECT;
@@ -237,9 +272,24 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 	else if (k->write && r->k->dio_caller_comp)
 		k->flags |= KI_DIO_CALLER_COMP;
 
+	if (r->cfg.iopoll) {
+		req->iopoll_done = false;
+		req->next = NULL;
+		if (r->iopoll_tail)
+			r->iopoll_tail->next = req;
+		else
+			r->iopoll_head = req;
+		r->iopoll_tail = req;
+	}
 	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
 	if (ret == -EIOCBQUEUED)
 		return;
+	if (r->cfg.iopoll) {
+		/* Done at once: the poller posts it with the others. */
+		req->res = ret;
+		req->iopoll_done = true;
+		return;
+	}
 	req->res = ret;
 	post_cqe(r, x, req);
 }
@@ -293,6 +343,58 @@ static void cq_wait(struct io_ring *r, struct xctx *x)
 	task_sleep(r->owner, SIM_MSG(&r->comp, RING_WAIT_WOKEN, NULL, 0));
 }
 
+/* Post the CQEs of finished polled requests, in submission order of those
+ * that are done. */
+static void iopoll_reap(struct io_ring *r, struct xctx *x)
+{
+	struct io_req **pp = &r->iopoll_head, *last = NULL;
+
+	while (*pp) {
+		struct io_req *req = *pp;
+		if (!req->iopoll_done) {
+			last = req;
+			pp = &req->next;
+			continue;
+		}
+		*pp = req->next;
+		post_cqe(r, x, req);
+	}
+	r->iopoll_tail = last;
+}
+
+/* io_iopoll_check: poll the queues the requests went to until enough
+ * completions are posted, spinning in between. */
+static void iopoll_check(struct io_ring *r, struct xctx *x)
+{
+	struct blk_hctx *polled[8];
+	unsigned npolled = 0;
+
+	xctx_charge(x, st_iopoll, r->p.iopoll);
+	for (struct io_req *req = r->iopoll_head; req; req = req->next) {
+		struct blk_hctx *hc = req->kiocb.poll_cookie;
+		bool seen = false;
+		if (!hc || req->iopoll_done)
+			continue;
+		for (unsigned i = 0; i < npolled; i++)
+			seen |= polled[i] == hc;
+		if (!seen && npolled < G_N_ELEMENTS(polled)) {
+			polled[npolled++] = hc;
+			blk_poll(x, hc);
+		}
+	}
+	iopoll_reap(r, x);
+	if (io_ring_cq_ready(r) >= r->min_complete || !r->iopoll_head) {
+		enter_return(r, x);
+		return;
+	}
+	r->iopoll_spinning = true;
+	task_spin(r->owner, st_iopoll_spin, SIM_MSG(&r->comp, RING_IOPOLL, NULL, 0));
+	/* Armed after the spin is declared, so that a completion already
+	 * there ends it at once. */
+	for (unsigned i = 0; i < npolled; i++)
+		blk_poll_arm(polled[i], r->owner);
+}
+
 void io_uring_enter(struct io_ring *r, unsigned to_submit,
 		    unsigned min_complete, unsigned flags, struct sim_msg done)
 {
@@ -322,8 +424,10 @@ void io_uring_enter(struct io_ring *r, unsigned to_submit,
 		enter_return(r, x);
 		return;
 	}
-	g_assert(!r->cfg.iopoll); /* polled rings: not yet modelled */
-	cq_wait(r, x);
+	if (r->cfg.iopoll)
+		iopoll_check(r, x);
+	else
+		cq_wait(r, x);
 }
 
 unsigned io_ring_last_submitted(const struct io_ring *r)
@@ -336,7 +440,11 @@ static void ring_handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct io_ring *r = (struct io_ring *)c;
 
-	g_assert(type == RING_WAIT_WOKEN);
+	if (type == RING_IOPOLL) {
+		r->iopoll_spinning = false;
+		iopoll_check(r, host_current(r->h));
+		return;
+	}
 	r->waiting = false;
 	cq_wait(r, host_current(r->h));
 }

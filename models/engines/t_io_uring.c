@@ -16,8 +16,9 @@
  *   loop_ns  per pass of the submit loop
  *
  * Left out: -a (libaio), -S (preadv2), -N (no-op), -t latency tracking,
- * -u (passthrough), -X, -P, -D; polled rings (-p1) are refused until the
- * polled path is modelled.
+ * -u (passthrough), -X, -P, -D. Polled rings (-p1) poll the device's poll
+ * queues (nvme_drv.poll_queues); without any, completions come by
+ * interrupt.
  */
 #include <glib.h>
 #include <string.h>
@@ -295,11 +296,6 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	if (o->runtime == 0) {
 		storsim_input_error(err, "command line", 0, "-r",
 				    "a simulated run needs a runtime in seconds");
-		return NULL;
-	}
-	if (o->polled) {
-		storsim_unsupported_error(err, "command line", 0, "-p",
-					  "polled rings are not modelled yet; use -p0");
 		return NULL;
 	}
 	if (!o->odirect) {

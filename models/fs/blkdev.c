@@ -75,8 +75,12 @@ static long blkdev_rw(struct xctx *x, struct kiocb *iocb)
 	bio->nr_segs = iocb->nr_segs;
 	bio->end_io = blkdev_end_io;
 	bio->private = iocb;
-	if (iocb->flags & KI_HIPRI)
-		bio->flags |= REQ_POLLED;
+	iocb->poll_cookie = NULL;
+	if (iocb->flags & KI_HIPRI) {
+		iocb->poll_cookie = blk_poll_cookie(x, b->q);
+		if (iocb->poll_cookie)
+			bio->flags |= REQ_POLLED;
+	}
 	if (iocb->flags & KI_NOWAIT)
 		bio->flags |= REQ_NOWAIT;
 	if (iocb->write && (iocb->flags & KI_DSYNC) &&

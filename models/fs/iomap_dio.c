@@ -19,7 +19,7 @@
  *  - a synchronous caller is woken and finishes the dio itself;
  *  - with caller completion, ki_complete is called at once and the
  *    issuer runs iomap_dio_complete later from its own task_work;
- *  - reads complete inline (IOMAP_DIO_INLINE_COMP);
+ *  - reads, and polled I/O, complete inline (IOMAP_DIO_INLINE_COMP);
  *  - other writes are punted to the file system's per-CPU dio workqueue,
  *    whose kworker runs iomap_dio_complete and then ki_complete.
  *
@@ -37,7 +37,7 @@ struct iomap_dio {
 	struct kiocb *iocb;
 	struct inode *ino;
 	struct work work;	/* the workqueue punt */
-	bool write, caller_comp, unwritten, extend, need_flush;
+	bool write, caller_comp, unwritten, extend, need_flush, polled;
 	long res;
 	struct iomap_dio *next_free;
 };
@@ -194,7 +194,8 @@ static void dio_end_io(struct xctx *x, struct bio *bio)
 		iocb->private = d;
 		iocb->dio_complete = deferred_complete;
 		iocb->ki_complete(x, iocb, 0);
-	} else if (!d->write) {
+	} else if (!d->write || d->polled) {
+		/* Reads, and polled I/O, complete inline (IOMAP_DIO_INLINE_COMP). */
 		long res = complete_dio(x, d);
 		iocb->dio_complete = NULL;
 		iocb->ki_complete(x, iocb, res);
@@ -268,8 +269,16 @@ static long iomap_dio_rw(struct xctx *x, struct kiocb *iocb)
 	bio->private = d;
 	if (use_fua)
 		bio->flags |= REQ_FUA;
-	if ((iocb->flags & KI_HIPRI) && (!d->write || d->caller_comp))
-		bio->flags |= REQ_POLLED;
+	/* Polling is for I/O whose completion needs no more work than
+	 * finishing the dio: reads and pure overwrites. */
+	iocb->poll_cookie = NULL;
+	if ((iocb->flags & KI_HIPRI) &&
+	    (!d->write || (!d->unwritten && !d->extend && !d->need_flush))) {
+		iocb->poll_cookie = blk_poll_cookie(x, q);
+		d->polled = iocb->poll_cookie != NULL;
+		if (d->polled)
+			bio->flags |= REQ_POLLED;
+	}
 	if (iocb->flags & KI_NOWAIT)
 		bio->flags |= REQ_NOWAIT;
 	if (iocb->write)

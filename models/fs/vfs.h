@@ -51,6 +51,7 @@ struct kiocb {
 	 * context before reporting it (caller completion, synchronous dio). */
 	dio_complete_fn dio_complete;
 	void *private;		/* the file's per-I/O state */
+	void *poll_cookie;	/* polled I/O: the blk_hctx to poll, else NULL */
 	void *owner;		/* the caller's request */
 	long res;
 };
@@ -62,12 +63,11 @@ struct file_ops {
 	 * or -VFS_EAGAIN when KI_NOWAIT was set and it would block. */
 	long (*read_iter)(struct xctx *x, struct kiocb *iocb);
 	long (*write_iter)(struct xctx *x, struct kiocb *iocb);
-	/* Look for completion of polled I/O (KI_HIPRI); returns the number of
-	 * completions found. Not required. */
-	unsigned (*iopoll)(struct xctx *x, struct kiocb *iocb);
-	/* The task to wake when a polled completion becomes visible. */
-	void (*iopoll_arm)(struct kiocb *iocb, struct task *poller);
 };
+
+/* Polled I/O (KI_HIPRI): a file that submits a polled bio leaves the
+ * hardware queue to poll in iocb->poll_cookie; the caller polls it with
+ * blk_poll() (block/blk_mq.h) and arms a wake-up with blk_poll_arm(). */
 
 struct sfile {
 	const struct file_ops *ops;
