@@ -24,6 +24,8 @@ const struct model_info model_registry[] = {
 	HOST_PART("io_uring", io_uring_param_table, struct io_uring_params,
 		  io_uring, "io_uring submission and completion",
 		  "docs/models/io_uring.md"),
+	HOST_PART("aio", aio_param_table, struct aio_params, aio,
+		  "Linux native AIO (libaio)", "docs/models/aio.md"),
 	HOST_PART("blkdev", blkdev_param_table, struct blkdev_params, blkdev,
 		  "raw block device direct I/O", "docs/models/blkdev.md"),
 	HOST_PART("blk_mq", blk_mq_param_table, struct blk_mq_params, blk_mq,

@@ -17,6 +17,7 @@
 #include "devices/nvme.h"
 #include "drivers/null_blk.h"
 #include "drivers/nvme.h"
+#include "engines/aio.h"
 #include "engines/fio.h"
 #include "engines/io_uring.h"
 #include "engines/t_io_uring.h"
@@ -34,6 +35,7 @@ struct stack_params {
 	struct fio_params fio;
 	struct t_io_uring_params t_io_uring;
 	struct io_uring_params io_uring;
+	struct aio_params aio;
 	struct blkdev_params blkdev;
 	struct blk_mq_params blk_mq;
 	struct nvme_drv_params nvme_drv;

@@ -1,9 +1,9 @@
 /*
  * fio's I/O engines, user side: null, the synchronous family (sync, psync,
- * vsync, pvsync, pvsync2) and io_uring.
+ * vsync, pvsync, pvsync2), libaio and io_uring.
  *
- * Stands for fio 3.33's engines/null.c, engines/sync.c and
- * engines/io_uring.c. Each engine does in simulated user space what fio
+ * Stands for fio 3.33's engines/null.c, engines/sync.c, engines/libaio.c
+ * and engines/io_uring.c. Each engine does in simulated user space what fio
  * does (fill an SQE, read a CQE) and calls the kernel models for the
  * syscalls: read/pread/preadv(2) go straight to the file, sleeping until
  * the I/O completes; io_uring_enter goes to the io_uring model.
@@ -22,17 +22,27 @@
  * (nvme_drv.poll_queues), else completions come by interrupt as in Linux.
  *
  * Left out: sqthread_poll, force_async and the io_uring_cmd engine are
- * refused; hipri_percentage other than 100 too.
+ * refused; hipri_percentage other than 100 too. libaio's io_getevents
+ * timeout is not modelled (fio waits without one).
  */
 #include <glib.h>
 
 #include "block/blk_mq.h"
 #include "engines/fio_engine.h"
+#include "engines/aio.h"
 #include "engines/io_uring.h"
 #include "system.h"
 #include "util.h"
 
-static stage_id st_syscall, st_sqe, st_cqe, st_poll_spin;
+static stage_id st_syscall, st_sqe, st_cqe, st_poll_spin, st_aio_prep, st_event;
+
+static void libaio_handle(struct sim_component *c, unsigned type, void *ptr,
+			  uint64_t arg);
+
+static const struct sim_component_ops libaio_ops = {
+	.name = "fio.libaio",
+	.handle = libaio_handle,
+};
 
 static void register_stages(void)
 {
@@ -40,6 +50,8 @@ static void register_stages(void)
 				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
 	st_sqe = stage_register("fio_sqe_prep", CPU_USR, "fio_ioring_prep");
 	st_cqe = stage_register("fio_cqe_reap", CPU_USR, "fio_ioring_cqring_reap");
+	st_aio_prep = stage_register("fio_aio_prep", CPU_USR, "fio_libaio_prep");
+	st_event = stage_register("fio_aio_reap", CPU_USR, "fio_libaio_event");
 	st_poll_spin = stage_register("dio_poll_spin", CPU_SYS,
 				      "__iomap_dio_rw / blkdev wait: bio_poll loop");
 }
@@ -457,13 +469,123 @@ const struct fio_engine_ops fio_io_uring_engine = {
 
 /* ---- libaio ---- */
 
+struct libaio_data {
+	struct sim_component comp;
+	struct fio_thread *td;
+	struct aio_ctx *ctx;
+	struct aio_iocb *iocbs;		/* prepared, not yet submitted */
+	struct fio_io_u **pending;
+	unsigned npending;
+	struct aio_event *events;
+	unsigned min, max, got;
+};
+
+enum { LIBAIO_SUBMITTED, LIBAIO_EVENTS };
+
 static bool libaio_init(struct fio_thread *td, GError **err)
 {
-	return refuse_option(td, "ioengine", "libaio is not modelled yet", err);
+	struct system *sys = fio_system(td);
+	struct libaio_data *ld = g_new0(struct libaio_data, 1);
+	unsigned depth = td->o->iodepth;
+
+	register_stages();
+	ld->td = td;
+	ld->iocbs = g_new0(struct aio_iocb, depth);
+	ld->pending = g_new0(struct fio_io_u *, depth);
+	ld->events = g_new0(struct aio_event, depth);
+	ld->ctx = aio_ctx_new(sys->host, td->task, &sys->sp.aio, depth);
+	sim_component_init(&sys->sim, &ld->comp, &libaio_ops, td->name);
+	td->eng_data = ld;
+	return true;
+}
+
+static void libaio_cleanup(struct fio_thread *td)
+{
+	struct libaio_data *ld = td->eng_data;
+	aio_ctx_free(ld->ctx);
+	g_free(ld->iocbs);
+	g_free(ld->pending);
+	g_free(ld->events);
+	g_free(ld);
+}
+
+static void libaio_queue(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct libaio_data *ld = td->eng_data;
+
+	xctx_charge(fio_xctx(td), st_aio_prep, fio_system(td)->sp.fio.aio_prep);
+	ld->iocbs[ld->npending] = (struct aio_iocb){
+		.file = u->file->f, .write = u->ddir == FIO_DDIR_WRITE,
+		.off = u->offset, .len = u->len, .nr_segs = u->nr_segs, .data = u,
+	};
+	ld->pending[ld->npending++] = u;
+}
+
+static void libaio_commit(struct fio_thread *td)
+{
+	struct libaio_data *ld = td->eng_data;
+
+	aio_io_submit(ld->ctx, ld->iocbs, ld->npending,
+		      SIM_MSG(&ld->comp, LIBAIO_SUBMITTED, NULL, 0));
+}
+
+/* fio_libaio_getevents: io_getevents until min are reaped; with
+ * userspace_reap, read the ring directly once min is satisfied. */
+static void libaio_more(struct fio_thread *td, struct libaio_data *ld)
+{
+	if (ld->got >= ld->min) {
+		if (td->o->eng.userspace_reap && ld->got < ld->max) {
+			unsigned n = aio_ring_reap(ld->ctx, ld->max - ld->got,
+						   ld->events + ld->got);
+			ld->got += n;
+		}
+		xctx_charge(fio_xctx(td), st_event, fio_system(td)->sp.fio.event_reap *
+			    ld->got);
+		for (unsigned i = 0; i < ld->got; i++)
+			fio_io_done(td, ld->events[i].data, ld->events[i].res);
+		fio_reaped(td, ld->got);
+		fio_resume(td);
+		return;
+	}
+	aio_io_getevents(ld->ctx, ld->min - ld->got, ld->max - ld->got,
+			 ld->events + ld->got,
+			 SIM_MSG(&ld->comp, LIBAIO_EVENTS, NULL, 0));
+}
+
+static void libaio_handle(struct sim_component *c, unsigned type, void *ptr,
+			  uint64_t arg)
+{
+	struct libaio_data *ld = (struct libaio_data *)c;
+	struct fio_thread *td = ld->td;
+
+	if (type == LIBAIO_SUBMITTED) {
+		for (unsigned i = 0; i < ld->npending; i++)
+			fio_io_issued(td, ld->pending[i]);
+		fio_submitted(td, ld->npending);
+		ld->npending = 0;
+		fio_resume(td);
+		return;
+	}
+	ld->got += aio_last_events(ld->ctx);
+	libaio_more(td, ld);
+}
+
+static void libaio_getevents(struct fio_thread *td, unsigned min, unsigned max)
+{
+	struct libaio_data *ld = td->eng_data;
+
+	ld->min = min;
+	ld->max = max;
+	ld->got = 0;
+	libaio_more(td, ld);
 }
 
 const struct fio_engine_ops fio_libaio_engine = {
 	.name = "libaio",
 	.needs_kernel = true,
 	.init = libaio_init,
+	.cleanup = libaio_cleanup,
+	.queue = libaio_queue,
+	.commit = libaio_commit,
+	.getevents = libaio_getevents,
 };
