@@ -62,6 +62,8 @@ json_object *report_run_json(const struct system *sys)
 	system_describe(sys, desc);
 	json_object_object_add(o, "system", json_object_new_string(desc->str));
 	json_object_object_add(o, "simulated_ns", json_object_new_int64((int64_t)span));
+	json_object_object_add(o, "events", json_object_new_int64(
+				       (int64_t)sys->sim.events_run));
 	for (unsigned i = 0; i < ids->len; i++) {
 		stage_id s = g_array_index(ids, stage_id, i);
 		const struct stage_info *si = stage_get(s);

@@ -53,3 +53,28 @@ double sim_rng_lognormal(struct sim_rng *r, double mean, double stddev)
 	double mu = log(mean) - v / 2.0;
 	return exp(sim_rng_normal(r, mu, sqrt(v)));
 }
+
+/* The standard normal quantile of p, by bisection on the CDF. */
+static double normal_quantile(double p)
+{
+	double lo = -10, hi = 10;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (0.5 * erfc(-mid / M_SQRT2) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+void sim_dist_table_lognormal(struct sim_dist_table *t, double stddev)
+{
+	double v = log(1.0 + stddev * stddev);
+	double mu = -v / 2.0;
+
+	for (unsigned i = 0; i < SIM_DIST_TABLE_N; i++) {
+		double p = (i + 0.5) / SIM_DIST_TABLE_N;
+		t->q[i] = stddev > 0 ? exp(mu + sqrt(v) * normal_quantile(p)) : 1.0;
+	}
+}

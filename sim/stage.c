@@ -5,6 +5,7 @@
 #include "stage.h"
 
 static struct stage_info stages[STAGE_MAX];
+uint8_t stage_class[STAGE_MAX];
 static unsigned nstages;
 
 stage_id stage_register(const char *name, enum cpu_class cls,
@@ -20,6 +21,7 @@ stage_id stage_register(const char *name, enum cpu_class cls,
 	stages[nstages] = (struct stage_info){
 		.name = name, .cls = cls, .kernel_fn = kernel_fn,
 	};
+	stage_class[nstages] = (uint8_t)cls;
 	return (stage_id)nstages++;
 }
 

@@ -41,6 +41,9 @@ struct stage_info {
 stage_id stage_register(const char *name, enum cpu_class cls,
 			const char *kernel_fn);
 
+/* The class of each registered stage, for the accounting fast path. */
+extern uint8_t stage_class[STAGE_MAX];
+
 unsigned stage_count(void);
 const struct stage_info *stage_get(stage_id id);
 const char *cpu_class_name(enum cpu_class c);

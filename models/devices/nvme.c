@@ -210,7 +210,6 @@ bool nvme_dev_params_check(const struct nvme_dev_params *p, GError **err)
 
 enum ev {
 	EV_READY,		/* CC.EN took effect */
-	EV_FETCH,		/* ptr = SQ */
 	EV_EXEC,		/* ptr = command */
 	EV_DATA_IN,		/* write data arrived over the link */
 	EV_MEDIA_DONE,		/* media operation finished */
@@ -249,7 +248,7 @@ struct dev_sq {
 	uint64_t base;
 	uint32_t size, head, tail, outstanding;
 	uint16_t qid, cqid;
-	bool live, fetch_pending;
+	bool live;
 	struct dev_cmd *pool, *free;
 	struct dev_cmd *deleter;	/* Delete I/O SQ waiting for idle */
 };
@@ -271,6 +270,7 @@ struct cache_entry {
 struct nvme_dev {
 	struct sim_component c;
 	struct nvme_dev_params p;
+	struct sim_dist_table *jitter;	/* media_jitter > 0: its factors */
 	const struct nvme_host_ops *ops;
 	void *host;
 
@@ -486,6 +486,10 @@ struct nvme_dev *nvme_dev_new(struct sim *s, const char *name,
 		 (uint64_t)p->mps_max << 52;
 	d->sq = g_new0(struct dev_sq, p->max_io_queues + 1);
 	d->cq = g_new0(struct dev_cq, p->max_io_queues + 1);
+	if (p->media_jitter > 0) {
+		d->jitter = g_new(struct sim_dist_table, 1);
+		sim_dist_table_lognormal(d->jitter, p->media_jitter);
+	}
 	d->nsq_alloc = d->ncq_alloc = p->max_io_queues;
 	d->wce = p->vwc_present && p->write_cache_enabled;
 	d->read_fs = fs_per_byte_ns_kib(p->read_ns_per_kib);
@@ -510,6 +514,7 @@ void nvme_dev_free(struct nvme_dev *d)
 	free_queues(d);
 	g_free(d->sq);
 	g_free(d->cq);
+	g_free(d->jitter);
 	g_free(d->ring);
 	if (d->store)
 		g_hash_table_destroy(d->store);
@@ -791,18 +796,23 @@ static void complete_after(struct nvme_dev *d, struct dev_cmd *cmd, sim_time t)
 
 /* --- fetch ------------------------------------------------------------------ */
 
+/*
+ * The entries between head and tail are fetched when the doorbell is rung:
+ * reading them then or fetch_latency later is the same, as the host may
+ * not touch an entry the device has not consumed. Each command then
+ * executes fetch_latency + cmd_overhead after the doorbell, which saves
+ * the simulation an event per command.
+ */
+static void fetch(struct nvme_dev *d, struct dev_sq *sq);
+
 static void sq_kick(struct nvme_dev *d, struct dev_sq *sq)
 {
-	if (sq->live && !sq->fetch_pending && sq->head != sq->tail && sq->free &&
-	    !sq->deleter) {
-		sq->fetch_pending = true;
-		after(d, d->p.fetch_latency, EV_FETCH, sq);
-	}
+	if (sq->live && sq->head != sq->tail && sq->free && !sq->deleter)
+		fetch(d, sq);
 }
 
 static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 {
-	sq->fetch_pending = false;
 	while (sq->live && sq->head != sq->tail && sq->free && !sq->deleter) {
 		struct dev_cmd *cmd = sq->free;
 
@@ -819,7 +829,7 @@ static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 		cmd->fua = false;
 		cmd->on_media = false;
 		cmd->route = ROUTE_NONE;
-		after(d, d->p.cmd_overhead, EV_EXEC, cmd);
+		after(d, d->p.fetch_latency + d->p.cmd_overhead, EV_EXEC, cmd);
 	}
 }
 
@@ -854,10 +864,9 @@ static void alloc_cq(struct nvme_dev *d, uint16_t qid, uint64_t base,
 
 static sim_time jitter(struct nvme_dev *d, sim_time t)
 {
-	if (d->p.media_jitter <= 0 || t == 0)
+	if (!d->jitter || t == 0)
 		return t;
-	return (sim_time)llround((double)t *
-				 sim_rng_lognormal(&d->c.rng, 1.0, d->p.media_jitter));
+	return (sim_time)llround((double)t * sim_dist_table_draw(d->jitter, &d->c.rng));
 }
 
 static void media_start(struct nvme_dev *d, struct dev_cmd *cmd)
@@ -1684,9 +1693,6 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 	switch (type) {
 	case EV_READY:
 		ready(d);
-		break;
-	case EV_FETCH:
-		fetch(d, ptr);
 		break;
 	case EV_EXEC:
 		exec(d, ptr);

@@ -149,6 +149,7 @@ struct inode *fs_create(struct fs *fs, const char *path, uint64_t size,
 	ino->start_sector = fs->next_sector;
 	ino->state = g_malloc(nblocks ? nblocks : 1);
 	memset(ino->state, state, nblocks);
+	ino->not_written = state == BLOCK_WRITTEN ? 0 : nblocks;
 	fs->next_sector += nblocks * (bs / 512);
 	g_hash_table_insert(fs->inodes, ino->path, ino);
 	return ino;
@@ -160,6 +161,10 @@ void inode_range_state(const struct inode *ino, uint64_t pos, uint64_t len,
 	uint64_t bs = ino->fs->p.block_size;
 
 	*hole = *unwritten = false;
+	/* A fully written file (the common case) needs no look at its
+	 * blocks, whose state array is too big to stay in the cache. */
+	if (ino->not_written == 0 && pos + len <= ino->nblocks * bs)
+		return;
 	for (uint64_t b = pos / bs; b < (pos + len + bs - 1) / bs; b++) {
 		uint8_t s = b < ino->nblocks ? ino->state[b] : BLOCK_HOLE;
 		*hole |= s == BLOCK_HOLE;
@@ -172,6 +177,10 @@ void inode_set_range(struct inode *ino, uint64_t pos, uint64_t len,
 {
 	uint64_t bs = ino->fs->p.block_size;
 
-	for (uint64_t b = pos / bs; b < (pos + len + bs - 1) / bs && b < ino->nblocks; b++)
+	for (uint64_t b = pos / bs; b < (pos + len + bs - 1) / bs && b < ino->nblocks;
+	     b++) {
+		ino->not_written -= ino->state[b] != BLOCK_WRITTEN;
+		ino->not_written += st != BLOCK_WRITTEN;
 		ino->state[b] = st;
+	}
 }

@@ -37,6 +37,7 @@ struct inode {
 	uint64_t nblocks;	/* blocks reserved on disk */
 	uint64_t start_sector;	/* the file's blocks lie contiguously */
 	uint8_t *state;		/* enum block_state per block */
+	uint64_t not_written;	/* blocks in state HOLE or UNWRITTEN */
 };
 
 struct fs *fs_new(struct host *h, const char *mountpoint, struct blk_queue *q,

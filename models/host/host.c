@@ -17,9 +17,11 @@
  * context, so its remaining work and side effects slide by exactly the time
  * the preempting work took.
  *
- * Work that must happen before a context's queued work (the cost of being
- * switched in, of entering an interrupt) is "debt": it is executed first,
- * without moving the context's milestones.
+ * Work that must happen before a preempted context's queued work (the
+ * cost of switching back to it) is "debt": it is executed first, without
+ * moving the context's milestones. A context that starts afresh (an
+ * interrupt handler, a task woken from sleep) has its step delivered at
+ * once and the entry or switch cost charged ahead of the step's own work.
  *
  * Parameters (host profile, model "cpu"), all per event on this host:
  *   ncpus                 CPUs (count)
@@ -241,30 +243,26 @@ static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
 
 /* ---- accounting ---- */
 
-static void account(struct xctx *x, stage_id st, sim_time ns)
+static inline void account(struct xctx *x, stage_id st, sim_time ns)
 {
 	struct host *h = x->h;
-	enum cpu_class cls;
 
 	h->stage_ns[st] += ns;
 	h->stage_cnt[st]++;
-	switch (x->level) {
-	case XL_HARDIRQ:
-		cls = CPU_IRQ;
-		break;
-	case XL_SOFTIRQ:
-		cls = CPU_SOFTIRQ;
-		break;
-	default:
-		cls = stage_get(st)->cls == CPU_USR ? CPU_USR : CPU_SYS;
-		if (cls == CPU_USR)
+	if (x->level == XL_HARDIRQ) {
+		x->cpu->use.class_ns[CPU_IRQ] += ns;
+	} else if (x->level == XL_SOFTIRQ) {
+		x->cpu->use.class_ns[CPU_SOFTIRQ] += ns;
+	} else {
+		/* A task's time is user or system by its stage. */
+		bool usr = stage_class[st] == CPU_USR;
+		if (usr)
 			x->task->use.usr_ns += ns;
 		else
 			x->task->use.sys_ns += ns;
 		x->task->vruntime += ns;
-		break;
+		x->cpu->use.class_ns[usr ? CPU_USR : CPU_SYS] += ns;
 	}
-	x->cpu->use.class_ns[cls] += ns;
 }
 
 void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
@@ -402,10 +400,15 @@ static void switch_in(struct cpu *c, struct task *t)
 	t->x.cpu = c;
 	t->run_since = sim_now(c->h->sim);
 	account(&t->x, st_ctx_switch, cost);
-	t->x.debt += cost;
 	if (t->has_resume) {
+		/* Woken from sleep: nothing is pending, so the step is
+		 * delivered at once and its work queues behind the switch. */
 		t->has_resume = false;
 		ms_push(&t->x, MS_STEP, t->resume, 0);
+		t->x.charged += cost;
+	} else {
+		/* Preempted: the switch comes before its pending work. */
+		t->x.debt += cost;
 	}
 }
 
@@ -483,9 +486,11 @@ static bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
 		return true;
 	if (q->head == q->tail)
 		return false;
-	account(x, entry_stage, entry);
-	x->debt += entry;
+	/* The handler is delivered as the interrupt starts; what it
+	 * charges queues behind the entry cost. */
 	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
+	account(x, entry_stage, entry);
+	x->charged += entry;
 	return true;
 }
 

@@ -128,8 +128,8 @@ static void setup_stages(void)
 	st_poll = stage_register("test_poll", CPU_SYS, NULL);
 }
 
-/* Steps follow each other after the charged work; the first one waits for
- * the switch-in cost. */
+/* Steps follow each other after the charged work; the first is delivered
+ * as the task is switched in and its work queues behind the switch cost. */
 static void test_steps_follow_charged_work(void)
 {
 	struct sim s;
@@ -141,7 +141,7 @@ static void test_steps_follow_charged_work(void)
 	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
 	sim_run(&s, SIM_TIME_MAX);
 	g_assert_cmpuint(p->step_times->len, ==, 4);
-	g_assert_cmpuint(at(p->step_times, 0), ==, 100);
+	g_assert_cmpuint(at(p->step_times, 0), ==, 0);
 	g_assert_cmpuint(at(p->step_times, 1), ==, 1100);
 	g_assert_cmpuint(at(p->step_times, 3), ==, 3100);
 	struct task_usage u;
@@ -171,7 +171,8 @@ static void test_deferred_action_lands_mid_step(void)
 }
 
 /* An interrupt during a task's step delays the task's side effect by the
- * interrupt's entry cost plus its handler's work. */
+ * interrupt's entry cost plus its handler's work; the handler is delivered
+ * as the interrupt starts. */
 static void test_irq_preempts_and_delays_task(void)
 {
 	struct sim s;
@@ -186,7 +187,7 @@ static void test_irq_preempts_and_delays_task(void)
 	sim_run(&s, 400);	/* task is 300 ns into its step */
 	cpu_raise_irq(host_cpu(h, 0), SIM_MSG(&irq->c, PROG_STEP, NULL, 0));
 	sim_run(&s, SIM_TIME_MAX);
-	g_assert_cmpuint(at(irq->step_times, 0), ==, 400 + 20);
+	g_assert_cmpuint(at(irq->step_times, 0), ==, 400);
 	g_assert_cmpuint(at(p->action_times, 0), ==, 100 + 500 + 20 + 300);
 	struct cpu_usage cu;
 	cpu_usage(host_cpu(h, 0), &cu);
@@ -198,8 +199,8 @@ static void test_irq_preempts_and_delays_task(void)
 	sim_destroy(&s);
 }
 
-/* Sleep ends a step; the wake-up makes the task run again, after a context
- * switch; each sleep is one voluntary switch. */
+/* Sleep ends a step; the wake-up makes the task run again, its work after a
+ * context switch; each sleep is one voluntary switch. */
 static void test_sleep_until_woken(void)
 {
 	struct sim s;
@@ -217,10 +218,11 @@ static void test_sleep_until_woken(void)
 	task_wake(p->t);
 	sim_run(&s, SIM_TIME_MAX);
 	g_assert_cmpuint(p->step_times->len, ==, 2);
-	g_assert_cmpuint(at(p->step_times, 1), ==, 5000 + 100);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 5000);
 	struct task_usage u;
 	task_usage(p->t, &u);
 	g_assert_cmpuint(u.nvcsw, ==, 1);
+	g_assert_cmpuint(u.sys_ns, ==, 2 * (100 + 1000));
 	prog_free(p);
 	host_free(h);
 	sim_destroy(&s);
@@ -316,7 +318,7 @@ static void test_wake_prefers_idle_cpu(void)
 	task_wake(p->t);
 	sim_run(&s, 60000);
 	g_assert_cmpuint(p->step_times->len, ==, 2);
-	g_assert_cmpuint(at(p->step_times, 1), ==, 50000 + 100);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 50000);
 	prog_free(busy);
 	prog_free(p);
 	host_free(h);
