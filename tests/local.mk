@@ -34,8 +34,8 @@ TESTS += tests/unit/test-options tests/unit/test-jobfile
 
 # The job file corpus (valid/ must parse, invalid/ must fail as each file
 # says) and Debian's fio examples.
-TESTS += tests/jobs.sh tests/fio-examples.sh
-EXTRA_DIST += tests/jobs.sh tests/fio-examples.sh tests/jobs/valid tests/jobs/invalid
+TESTS += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh
+EXTRA_DIST += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh tests/jobs/valid tests/jobs/invalid
 
 # Fuzzing the job file reader. The replay driver feeds the seed corpus to
 # the target with the normal compiler (and sanitizers, if configured); with
