@@ -3935,8 +3935,11 @@ static const struct opt_origin *origin_of(const struct opt_origin *origin,
 static void fixup_warning(GPtrArray *warnings, const struct opt_origin *at,
 			  const char *name, const char *msg)
 {
-	g_ptr_array_add(warnings, g_strdup_printf("%s:%d: option '%s': %s",
-						  at->file, at->line, name, msg));
+	if (at->file)
+		g_ptr_array_add(warnings, g_strdup_printf("%s:%d: option '%s': %s",
+							  at->file, at->line, name, msg));
+	else
+		g_ptr_array_add(warnings, g_strdup_printf("option '%s': %s", name, msg));
 }
 
 static bool finish_error(GError **err, const struct opt_origin *at,
