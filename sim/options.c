@@ -4130,3 +4130,11 @@ void fio_options_print_markdown(GString *out)
 		g_string_append_c(out, '\n');
 	}
 }
+
+const char *fio_rw_name(enum fio_rw rw)
+{
+	for (const struct fio_choice *c = rw_choices; c->name; c++)
+		if (c->value == (int)rw)
+			return c->name;
+	return "unknown";
+}

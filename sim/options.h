@@ -56,6 +56,8 @@ enum fio_rw {
 /* Whether rw issues I/O of direction d; whether its offsets are random. */
 bool fio_rw_does(enum fio_rw rw, enum fio_ddir d);
 bool fio_rw_random(enum fio_rw rw);
+/* fio's name for rw, as its output prints it ("randrw"). */
+const char *fio_rw_name(enum fio_rw rw);
 
 enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
 enum fio_sync_mode { FIO_SYNC_NONE, FIO_SYNC_SYNC, FIO_SYNC_DSYNC };

@@ -1,0 +1,229 @@
+/*
+ * Linux native AIO: io_submit, completion into the event ring,
+ * io_getevents.
+ *
+ * Stands for fs/aio.c: io_submit -> io_submit_one -> aio_get_req, aio_read
+ * / aio_write (the file's ->read_iter/->write_iter with ki_complete =
+ * aio_complete_rw), under a block plug when more than two iocbs are
+ * submitted (AIO_PLUG_THRESHOLD); aio_complete, in whatever context the
+ * I/O ends in, writes the io_event into the ring and wakes the waiters of
+ * ctx->wait; io_getevents -> read_events waits until min_nr events are
+ * there, and every completion wakes it to look again.
+ *
+ * Unlike io_uring there is no task_work: a direct I/O write that the file
+ * system finishes in a workqueue (iomap without IOCB_DIO_CALLER_COMP)
+ * completes from the kworker.
+ *
+ * Parameters (host profile, model "aio"), CPU time (ns): submit_iocb_ns,
+ * complete_ns, getevents_ns, event_copy_ns.
+ * Left out: IOCB_CMD_POLL and fsync, eventfd, cancellation, timeouts.
+ */
+#include <glib.h>
+
+#include "block/blk_mq.h"
+#include "engines/aio.h"
+
+#define P(field) offsetof(struct aio_params, field)
+const struct param_def aio_param_table[] = {
+	{"submit_iocb_ns", PARAM_TIME, P(submit_iocb), "80", 0, 1e6, "ns",
+	 "io_submit per iocb: copy from user, aio_get_req, fget, kiocb set-up"},
+	{"complete_ns", PARAM_TIME, P(complete), "60", 0, 1e6, "ns",
+	 "aio_complete: fill the io_event in the ring, wake the waiters"},
+	{"getevents_ns", PARAM_TIME, P(getevents), "60", 0, 1e6, "ns",
+	 "io_getevents: read_events around the copy-out"},
+	{"event_copy_ns", PARAM_TIME, P(event_copy), "10", 0, 1e6, "ns",
+	 "per io_event copied to user space"},
+	PARAM_END,
+};
+
+struct aio_kiocb {
+	struct kiocb kiocb;
+	struct aio_ctx *ctx;
+	void *data;
+	struct aio_kiocb *next;
+};
+
+struct aio_ctx {
+	struct sim_component comp;
+	struct host *h;
+	struct task *owner;
+	struct aio_params p;
+	struct aio_event *ring;
+	unsigned nr_events, head, tail;
+	struct aio_kiocb *free;
+	GPtrArray *chunks;
+	/* the io_getevents in progress */
+	bool waiting;
+	unsigned min_nr, nr, got;
+	struct aio_event *out;
+	struct sim_msg done;
+	unsigned last;
+};
+
+enum { AIO_WOKEN };
+
+#define AIO_PLUG_THRESHOLD 2
+
+static stage_id st_syscall, st_submit, st_complete, st_getevents, st_copy;
+
+static struct aio_kiocb *kiocb_get(struct aio_ctx *c)
+{
+	if (!c->free) {
+		enum { CHUNK = 64 };
+		struct aio_kiocb *chunk = g_new0(struct aio_kiocb, CHUNK);
+		g_ptr_array_add(c->chunks, chunk);
+		for (unsigned i = 0; i < CHUNK; i++) {
+			chunk[i].next = c->free;
+			c->free = &chunk[i];
+		}
+	}
+	struct aio_kiocb *k = c->free;
+	c->free = k->next;
+	return k;
+}
+
+unsigned aio_ring_available(const struct aio_ctx *c)
+{
+	return c->tail - c->head;
+}
+
+unsigned aio_ring_reap(struct aio_ctx *c, unsigned nr, struct aio_event *out)
+{
+	unsigned n = 0;
+	while (n < nr && c->head != c->tail)
+		out[n++] = c->ring[c->head++ % c->nr_events];
+	return n;
+}
+
+/* aio_complete: the event goes into the ring; a waiter looks again. */
+static void aio_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct aio_kiocb *k = (struct aio_kiocb *)iocb;
+	struct aio_ctx *c = k->ctx;
+
+	if (iocb->dio_complete) {
+		iocb->dio_complete(x, iocb);
+		res = iocb->res;
+	}
+	xctx_charge(x, st_complete, c->p.complete);
+	g_assert(c->tail - c->head < c->nr_events);
+	c->ring[c->tail++ % c->nr_events] = (struct aio_event){.data = k->data,
+								.res = res};
+	k->next = c->free;
+	c->free = k;
+	if (c->waiting && xctx_task(x) != c->owner) {
+		c->waiting = false;
+		xctx_wake(x, c->owner);
+	}
+}
+
+void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
+		   struct sim_msg done)
+{
+	struct xctx *x = task_xctx(c->owner);
+	bool plug = nr > AIO_PLUG_THRESHOLD;
+
+	xctx_charge(x, st_syscall, host_params(c->h)->syscall);
+	if (plug)
+		blk_start_plug(x);
+	for (unsigned i = 0; i < nr; i++) {
+		const struct aio_iocb *a = &iocbs[i];
+		struct aio_kiocb *k = kiocb_get(c);
+		xctx_charge(x, st_submit, c->p.submit_iocb);
+		k->ctx = c;
+		k->data = a->data;
+		k->kiocb = (struct kiocb){
+			.file = a->file, .pos = a->off, .len = a->len,
+			.nr_segs = a->nr_segs, .write = a->write, .flags = KI_DIRECT,
+			.ki_complete = aio_complete_rw, .owner = k,
+		};
+		long ret = a->write ? a->file->ops->write_iter(x, &k->kiocb) :
+				      a->file->ops->read_iter(x, &k->kiocb);
+		if (ret != -EIOCBQUEUED)
+			aio_complete_rw(x, &k->kiocb, ret);
+	}
+	if (plug)
+		blk_finish_plug(x);
+	c->last = nr;
+	task_then(c->owner, done);
+}
+
+static void read_events(struct aio_ctx *c, struct xctx *x)
+{
+	unsigned n = aio_ring_reap(c, c->nr - c->got, c->out + c->got);
+
+	xctx_charge(x, st_copy, c->p.event_copy * n);
+	c->got += n;
+	if (c->got >= c->min_nr) {
+		c->last = c->got;
+		task_then(c->owner, c->done);
+		return;
+	}
+	c->waiting = true;
+	task_sleep(c->owner, SIM_MSG(&c->comp, AIO_WOKEN, NULL, 0));
+}
+
+void aio_io_getevents(struct aio_ctx *c, unsigned min_nr, unsigned nr,
+		      struct aio_event *out, struct sim_msg done)
+{
+	struct xctx *x = task_xctx(c->owner);
+
+	xctx_charge(x, st_syscall, host_params(c->h)->syscall);
+	xctx_charge(x, st_getevents, c->p.getevents);
+	c->min_nr = min_nr;
+	c->nr = nr;
+	c->got = 0;
+	c->out = out;
+	c->done = done;
+	read_events(c, x);
+}
+
+unsigned aio_last_events(const struct aio_ctx *c)
+{
+	return c->last;
+}
+
+static void aio_handle(struct sim_component *comp, unsigned type, void *ptr,
+		       uint64_t arg)
+{
+	struct aio_ctx *c = (struct aio_ctx *)comp;
+	read_events(c, task_xctx(c->owner));
+}
+
+static const struct sim_component_ops aio_ops = {
+	.name = "aio",
+	.handle = aio_handle,
+};
+
+struct aio_ctx *aio_ctx_new(struct host *h, struct task *owner,
+			    const struct aio_params *p, unsigned nr_events)
+{
+	struct aio_ctx *c = g_new0(struct aio_ctx, 1);
+
+	st_syscall = stage_register("syscall", CPU_SYS,
+				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
+	st_submit = stage_register("aio_submit_one", CPU_SYS,
+				   "io_submit_one, aio_get_req, aio_read/aio_write");
+	st_complete = stage_register("aio_complete", CPU_SYS,
+				     "aio_complete_rw, aio_complete");
+	st_getevents = stage_register("aio_read_events", CPU_SYS,
+				      "io_getevents, read_events");
+	st_copy = stage_register("aio_event_copy", CPU_SYS, "aio_read_events_ring");
+	c->h = h;
+	c->owner = owner;
+	c->p = *p;
+	c->nr_events = nr_events;
+	c->ring = g_new0(struct aio_event, nr_events);
+	c->chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_component_init(host_sim(h), &c->comp, &aio_ops, task_name(owner));
+	return c;
+}
+
+void aio_ctx_free(struct aio_ctx *c)
+{
+	if (!c)
+		return;
+	g_free(c->ring);
+	g_ptr_array_free(c->chunks, TRUE);
+	g_free(c);
+}
