@@ -917,11 +917,12 @@ struct job_list *jobfile_parse(const struct jobfile_env *env, char **files,
 	parser_init(&p, env);
 	ok = parse_cmdline(&p, cmdline_opts, nopts, err);
 	for (int i = 0; ok && i < nfiles; i++) {
+		const char *name = strcmp(files[i], "-") ? files[i] : "standard input";
 		g_autofree char *text = NULL;
 		size_t len;
 
 		ok = read_job_file(files[i], &text, &len, err) &&
-		     parse_text(&p, files[i], text, len, i, err);
+		     parse_text(&p, name, text, len, i, err);
 	}
 	return parser_finish(&p, ok, err);
 }

@@ -1100,8 +1100,11 @@ static void value_store(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	}
 }
 
-/* Levenshtein distance, for "did you mean". */
-static size_t edit_distance(const char *a, const char *b)
+/*
+ * Levenshtein distance, for "did you mean"; anything above bound is
+ * reported as bound + 1, which lets a hopeless candidate stop early.
+ */
+static size_t edit_distance(const char *a, const char *b, size_t bound)
 {
 	size_t lb = strlen(b);
 	g_autofree size_t *row = g_new(size_t, lb + 1);
@@ -1109,18 +1112,21 @@ static size_t edit_distance(const char *a, const char *b)
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = j;
 	for (size_t i = 1; a[i - 1]; i++) {
-		size_t diag = row[0];
+		size_t diag = row[0], least;
 
-		row[0] = i;
+		least = row[0] = i;
 		for (size_t j = 1; j <= lb; j++) {
 			size_t up = row[j];
 
 			row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1),
 				     diag + (a[i - 1] != b[j - 1]));
 			diag = up;
+			least = MIN(least, row[j]);
 		}
+		if (least > bound)
+			return bound + 1;
 	}
-	return row[lb];
+	return MIN(row[lb], bound + 1);
 }
 
 static bool refuse(const struct fopt_ctx *ctx, const struct fio_option_def *o,
@@ -1599,7 +1605,7 @@ static bool opt_ioengine(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	if (e)
 		return refuse(ctx, o, err, "engine '%s'; storsim models %s", name, list->str);
 	for (size_t i = 0; i < G_N_ELEMENTS(engines); i++) {
-		size_t d = edit_distance(name, engines[i].name);
+		size_t d = edit_distance(name, engines[i].name, 2);
 
 		if (d < best) {
 			best = d;
@@ -3734,14 +3740,26 @@ const struct fio_option_def *fio_option_find(const char *name)
 
 const char *fio_option_closest(const char *name)
 {
+	/* fio's string_distance_ok(): at most half the name's length */
+	size_t len = strlen(name), limit = (len + 1) / 2;
 	const char *best = NULL;
 	size_t best_d = SIZE_MAX;
 
+	/* no option name is near this long; spare the quadratic work */
+	if (len > 64)
+		return NULL;
 	for (const struct fio_option_def *o = fio_option_defs; o->name; o++) {
 		const char *cand[] = { o->name, o->alias };
 
 		for (int i = 0; i < 2 && cand[i]; i++) {
-			size_t d = edit_distance(name, cand[i]);
+			size_t clen = strlen(cand[i]), d;
+
+			/* the distance is at least the difference in length */
+			if ((clen > len ? clen - len : len - clen) > limit)
+				continue;
+			if (best_d == 0)
+				break;
+			d = edit_distance(name, cand[i], best_d <= limit ? best_d - 1 : limit);
 
 			if (d < best_d) {
 				best_d = d;
@@ -3749,8 +3767,7 @@ const char *fio_option_closest(const char *name)
 			}
 		}
 	}
-	/* fio's string_distance_ok(): at most half the name's length */
-	return best && best_d <= (strlen(name) + 1) / 2 ? best : NULL;
+	return best && best_d <= limit ? best : NULL;
 }
 
 bool fio_option_in_engine(const struct fio_option_def *o, const char *engine)
@@ -3830,13 +3847,16 @@ bool fio_option_set(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	return true;
 }
 
-/* fio's fill_default_options(): each row's default, in table order. */
-static void apply_defaults(struct job_options *o)
+/*
+ * fio's fill_default_options(): each row's default, in table order (only
+ * the engine options' when engine_only).
+ */
+static void apply_defaults(struct job_options *o, bool engine_only)
 {
 	struct fopt_ctx ctx = { .o = o, .file = "defaults", .ncpus = FIO_MAX_CPUS };
 
 	for (const struct fio_option_def *d = fio_option_defs; d->name; d++) {
-		if (!d->def ||
+		if (!d->def || (engine_only && !d->engines) ||
 		    (d->support != FOPT_MODELLED && d->support != FOPT_OUTPUT))
 			continue;
 		/* the table's defaults are tested to parse */
@@ -3845,23 +3865,42 @@ static void apply_defaults(struct job_options *o)
 	}
 }
 
+static void reset_engine(struct job_options *o)
+{
+	memset(&o->eng, 0, sizeof(o->eng));
+	o->eng.sqthread_poll_cpu = -1;
+	apply_defaults(o, true);
+}
+
+/*
+ * The defaults are worked out once and copied: a parse of a job file
+ * starts from them several times. Never changed once built.
+ */
+static const struct job_options *defaults(void)
+{
+	static struct job_options *tmpl;
+
+	if (g_once_init_enter(&tmpl)) {
+		struct job_options *t = g_new0(struct job_options, 1);
+
+		t->kb_base = 1024;
+		t->rand_center = -1;
+		t->stats = true;
+		reset_engine(t);
+		apply_defaults(t, false);
+		g_once_init_leave(&tmpl, t);
+	}
+	return tmpl;
+}
+
 void job_options_init(struct job_options *o)
 {
-	memset(o, 0, sizeof(*o));
-	o->kb_base = 1024;
-	o->rand_center = -1;
-	o->eng.sqthread_poll_cpu = -1;
-	o->stats = true;
-	apply_defaults(o);
+	job_options_copy(o, defaults());
 }
 
 void job_options_reset_engine(struct job_options *o)
 {
-	g_autofree struct job_options *d = g_new(struct job_options, 1);
-
-	job_options_init(d);
-	o->eng = d->eng;
-	job_options_clear(d);
+	o->eng = defaults()->eng;
 }
 
 void job_options_copy(struct job_options *dst, const struct job_options *src)
@@ -3896,8 +3935,11 @@ static const struct opt_origin *origin_of(const struct opt_origin *origin,
 static void fixup_warning(GPtrArray *warnings, const struct opt_origin *at,
 			  const char *name, const char *msg)
 {
-	g_ptr_array_add(warnings, g_strdup_printf("%s:%d: option '%s': %s",
-						  at->file, at->line, name, msg));
+	if (at->file)
+		g_ptr_array_add(warnings, g_strdup_printf("%s:%d: option '%s': %s",
+							  at->file, at->line, name, msg));
+	else
+		g_ptr_array_add(warnings, g_strdup_printf("option '%s': %s", name, msg));
 }
 
 static bool finish_error(GError **err, const struct opt_origin *at,

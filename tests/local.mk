@@ -60,6 +60,42 @@ tests_unit_test_options_LDADD = $(STORSIM_LIBS)
 tests_unit_test_jobfile_SOURCES = tests/unit/test-jobfile.c
 tests_unit_test_jobfile_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-options tests/unit/test-jobfile
+
+# The job file corpus (valid/ must parse, invalid/ must fail as each file
+# says) and Debian's fio examples.
+TESTS += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh
+EXTRA_DIST += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh tests/jobs/valid tests/jobs/invalid
+
+# Fuzzing the job file reader. The replay driver feeds the seed corpus to
+# the target with the normal compiler (and sanitizers, if configured); with
+# clang's libFuzzer the target is also built for a 20 s run in make check
+# and a 10 min one in make fuzz-long.
+FUZZ_JOBFILE_SRC = sim/jobfile.c sim/options.c sim/util.c \
+	tests/fuzz/fuzz-jobfile.c
+check_PROGRAMS += tests/fuzz/fuzz-jobfile-replay
+tests_fuzz_fuzz_jobfile_replay_SOURCES = tests/fuzz/fuzz-jobfile.c tests/fuzz/replay.c
+tests_fuzz_fuzz_jobfile_replay_LDADD = $(STORSIM_LIBS)
+TESTS += tests/fuzz-jobfile.sh
+EXTRA_DIST += tests/fuzz-jobfile.sh tests/fuzz/corpus
+if HAVE_LIBFUZZER
+tests/fuzz/fuzz-jobfile: $(FUZZ_JOBFILE_SRC:%=$(top_srcdir)/%) \
+		$(top_srcdir)/sim/jobfile.h $(top_srcdir)/sim/options.h $(top_srcdir)/sim/util.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-I$(top_srcdir)/sim -I$(top_builddir) $(GLIB_CFLAGS) \
+		$(FUZZ_JOBFILE_SRC:%=$(top_srcdir)/%) -o $@ $(GLIB_LIBS) -lm
+tests/fuzz-jobfile.log: tests/fuzz/fuzz-jobfile
+CLEANFILES += tests/fuzz/fuzz-jobfile
+fuzz-long: tests/fuzz/fuzz-jobfile
+	@$(MKDIR_P) tests/fuzz/corpus-long
+	tests/fuzz/fuzz-jobfile -max_total_time=600 -timeout=10 \
+		-artifact_prefix=tests/fuzz/ tests/fuzz/corpus-long $(top_srcdir)/tests/fuzz/corpus
+else
+fuzz-long:
+	@echo "make fuzz-long needs clang with libFuzzer, which configure did not find"; exit 1
+endif
+.PHONY: fuzz-long
+
 check_PROGRAMS += tests/unit/test-nvme
 tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
 tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)

@@ -4,8 +4,11 @@
  * file corpus tests. Exit status: 0 parsed, 1 bad input, 2 refused
  * (valid for fio, not modelled by storsim).
  *
- * Usage: jobparse [-v] [--ncpus=N] FILE... [-- --name=x --rw=read ...]
+ * Usage: jobparse [-v] [--ncpus=N] [--print=OPTION] FILE... [-- --name=x ...]
  * The simulated host has 4 CPUs, 4096-byte pages and 8192 MiB unless told.
+ * --print prints the first job's value of a numeric OPTION in fio's own
+ * units (bytes, counts, microseconds, milliseconds for *_msec), to compare
+ * with fio --debug=parse.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +34,31 @@ static void print_job(const struct job *j)
 	}
 }
 
+static void print_value(const struct job *j, const char *name)
+{
+	const struct fio_option_def *d = fio_option_find(name);
+	const char *base = (const char *)&j->o;
+	uint64_t v;
+
+	if (!d) {
+		fprintf(stderr, "no option %s\n", name);
+		exit(1);
+	}
+	switch (d->field) {
+	case FIELD_NS:
+		v = *(const uint64_t *)(base + d->off) /
+		    ((d->flags & FOPT_F_MSEC) ? 1000000 : 1000);
+		break;
+	case FIELD_U32:
+		v = *(const unsigned *)(base + d->off);
+		break;
+	default:	/* FIELD_U64, and sizes stored by their own parser */
+		v = *(const uint64_t *)(base + d->off);
+		break;
+	}
+	printf("%" G_GUINT64_FORMAT "\n", v);
+}
+
 int main(int argc, char **argv)
 {
 	struct jobfile_env env = { .ncpus = 4, .pagesize = 4096, .mb_memory = 8192 };
@@ -38,6 +66,7 @@ int main(int argc, char **argv)
 	g_autoptr(GError) err = NULL;
 	struct job_list *l;
 	bool verbose = false;
+	const char *print = NULL;
 	int i, ncmd = 0;
 	char **cmd = NULL;
 
@@ -48,6 +77,8 @@ int main(int argc, char **argv)
 			break;
 		} else if (strcmp(argv[i], "-v") == 0) {
 			verbose = true;
+		} else if (g_str_has_prefix(argv[i], "--print=")) {
+			print = argv[i] + 8;
 		} else if (g_str_has_prefix(argv[i], "--ncpus=")) {
 			env.ncpus = (unsigned)atoi(argv[i] + 8);
 		} else {
@@ -61,7 +92,10 @@ int main(int argc, char **argv)
 	}
 	for (guint w = 0; w < l->warnings->len; w++)
 		fprintf(stderr, "%s\n", (char *)g_ptr_array_index(l->warnings, w));
-	printf("%u jobs\n", l->jobs->len);
+	if (print)
+		print_value(job_list_get(l, 0), print);
+	else
+		printf("%u jobs\n", l->jobs->len);
 	for (guint k = 0; verbose && k < l->jobs->len; k++)
 		print_job(job_list_get(l, k));
 	job_list_free(l);

@@ -778,6 +778,50 @@ static void test_table_knows_common_options(void)
 			g_error("%s is missing", common[i]);
 }
 
+/* The modelled options are exactly the ones the simulator is built for. */
+static void test_modelled_set(void)
+{
+	static const char *const modelled[] = {
+		"name", "description", "readwrite", "rw_sequencer", "rwmixread",
+		"rwmixwrite", "blocksize", "blocksize_range", "bssplit", "blockalign",
+		"size", "io_limit", "filesize", "offset", "offset_increment", "nrfiles",
+		"filename", "directory", "filename_format", "iodepth",
+		"iodepth_batch_submit", "iodepth_batch_complete",
+		"iodepth_batch_complete_max", "iodepth_low", "direct", "buffered",
+		"sync", "fsync", "fdatasync", "end_fsync", "fsync_on_close",
+		"overwrite", "pre_read", "fallocate", "create_on_open", "invalidate",
+		"numjobs", "timeout", "time_based", "ramp_time", "startdelay", "loops",
+		"number_ios", "wait_for_previous", "new_group", "wait_for",
+		"group_reporting", "norandommap", "randrepeat", "randseed",
+		"random_distribution", "percentage_random", "random_generator", "rate",
+		"rate_iops", "rate_process", "thinktime", "thinktime_blocks",
+		"thinktime_spin", "ioengine", "cpus_allowed", "cpumask",
+		"cpus_allowed_policy", "kb_base", "unit_base", "percentile_list",
+		"clat_percentiles", "lat_percentiles", "slat_percentiles",
+		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
+		"gtod_reduce", "write_iolog", "read_iolog", "replay_no_stall",
+		"replay_time_scale", "replay_redirect", "replay_align", "replay_scale",
+		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec",
+		"log_offset", "bwavgtime", "iopsavgtime", "unified_rw_reporting",
+		"exitall", "hipri", "fixedbufs", "registerfiles", "sqthread_poll",
+		"sqthread_poll_cpu", "nonvectored", "force_async", "cmd_type",
+		"userspace_reap", "hipri_percentage",
+	};
+	size_t rows = 0;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(modelled); i++) {
+		const struct fio_option_def *o = fio_option_find(modelled[i]);
+
+		g_assert_nonnull(o);
+		if (o->support != FOPT_MODELLED)
+			g_error("%s is %s", modelled[i], fio_opt_support_name(o->support));
+	}
+	for (size_t i = 0; i < fio_option_count(); i++)
+		rows += fio_option_defs[i].support == FOPT_MODELLED;
+	/* every name above is its own row */
+	g_assert_cmpuint(rows, ==, G_N_ELEMENTS(modelled));
+}
+
 static void test_closest_name(void)
 {
 	g_assert_cmpstr(fio_option_closest("blocksze"), ==, "blocksize");
@@ -861,6 +905,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/options/fixup-rejects", test_fixup_rejects);
 	g_test_add_func("/options/table-consistency", test_table_consistency);
 	g_test_add_func("/options/table-knows-common-options", test_table_knows_common_options);
+	g_test_add_func("/options/modelled-set", test_modelled_set);
 	g_test_add_func("/options/closest-name", test_closest_name);
 	g_test_add_func("/options/help", test_help);
 	g_test_add_func("/options/docs-table-is-current", test_docs_table_is_current);
