@@ -1,1 +1,2 @@
 # docs/
+dist_doc_DATA += docs/guest.md

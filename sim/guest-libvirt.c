@@ -93,9 +93,15 @@ static bool write_qemu_conf(const char *root, GError **err)
 {
 	g_autofree char *dir = g_build_filename(root, "etc", NULL);
 	g_autofree char *path = g_build_filename(dir, "qemu.conf", NULL);
-	/* As root the driver would run QEMU as libvirt-qemu, which may not open the image. */
+	/*
+	 * As root the driver would run QEMU as libvirt-qemu, which may not open
+	 * the image. QEMU running as root needs no file's owner changed and
+	 * restored, so the owner is not remembered either: libvirt keeps it in
+	 * extended attributes of the files, and warns about stale ones left by
+	 * an earlier run from a child process whose log goes to stderr.
+	 */
 	const char *conf = geteuid() == 0 ?
-		"stdio_handler = \"file\"\nuser = \"root\"\ngroup = \"root\"\n" :
+		"stdio_handler = \"file\"\nuser = \"root\"\ngroup = \"root\"\nremember_owner = 0\n" :
 		"stdio_handler = \"file\"\n";
 
 	if (g_mkdir_with_parents(dir, 0755) != 0) {

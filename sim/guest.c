@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -102,24 +101,26 @@ GArray *guest_sweep_parse(const char *spec, const char *option, GError **err)
 }
 
 /*
- * Parse the JSON object at the start of text. On failure return NULL, with
- * *bad_line the line of text (1-based) where json-c stopped and *why its
- * reason.
+ * Parse the JSON object at the start of text; *end is where it ends. On
+ * failure return NULL, with *bad_line the line of text (1-based) where
+ * json-c stopped and *why its reason.
  */
-static struct json_object *parse_json(const char *text, int *bad_line, const char **why)
+static struct json_object *parse_json(const char *text, size_t *end, int *bad_line,
+				      const char **why)
 {
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *obj = json_tokener_parse_ex(tok, text, (int)strlen(text));
 	enum json_tokener_error jerr = json_tokener_get_error(tok);
 
+	*end = json_tokener_get_parse_end(tok);
 	if (!obj || jerr != json_tokener_success) {
-		size_t end = json_tokener_get_parse_end(tok);
+		size_t stop = *end;
 
 		/* A document cut short is blamed on its last line, not on the end of text. */
-		while (jerr == json_tokener_continue && end > 0 && g_ascii_isspace(text[end - 1]))
-			end--;
+		while (jerr == json_tokener_continue && stop > 0 && g_ascii_isspace(text[stop - 1]))
+			stop--;
 		*bad_line = 1;
-		for (size_t i = 0; i < end && text[i]; i++)
+		for (size_t i = 0; i < stop && text[i]; i++)
 			*bad_line += text[i] == '\n';
 		*why = jerr == json_tokener_continue ? "the document ends early"
 						     : json_tokener_error_desc(jerr);
@@ -203,6 +204,7 @@ static void finish_doc(struct guest_extract *x, const char *log_name, GHashTable
 	g_autofree char *key = point_key(d->point.job, d->point.iodepth);
 	const char *why = NULL;
 	int bad = 0;
+	size_t end;
 	struct json_object *obj;
 
 	if (g_hash_table_contains(kept, key)) {
@@ -222,7 +224,7 @@ static void finish_doc(struct guest_extract *x, const char *log_name, GHashTable
 		doc_free(d);
 		return;
 	}
-	obj = parse_json(body->str, &bad, &why);
+	obj = parse_json(body->str, &end, &bad, &why);
 	if (!obj) {
 		/* The body starts on the line after the begin marker. */
 		problem(x, log_name, d->line + bad,
@@ -232,7 +234,10 @@ static void finish_doc(struct guest_extract *x, const char *log_name, GHashTable
 		return;
 	}
 	json_object_put(obj);
-	d->text = g_strdup(body->str);
+	/* What follows the document before its end marker is console noise. */
+	while (end > 0 && g_ascii_isspace(body->str[end - 1]))
+		end--;
+	d->text = g_strdup_printf("%.*s\n", (int)end, body->str);
 	g_hash_table_insert(kept, g_steal_pointer(&key), GINT_TO_POINTER(d->line));
 	g_ptr_array_add(x->docs, d);
 }
@@ -454,6 +459,7 @@ bool guest_results_add(GPtrArray *results, const char *text, const char *source,
 	struct json_object *doc;
 	const char *start = text, *why = NULL;
 	int skipped = 0, bad = 0;
+	size_t end;
 	guint first_new = results->len;
 	bool ok;
 
@@ -471,7 +477,7 @@ bool guest_results_add(GPtrArray *results, const char *text, const char *source,
 		start = p + 1;
 		skipped++;
 	}
-	doc = parse_json(start, &bad, &why);
+	doc = parse_json(start, &end, &bad, &why);
 	if (!doc) {
 		storsim_input_error(err, source, skipped + bad, NULL, "not valid JSON: %s", why);
 		return false;

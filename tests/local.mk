@@ -32,12 +32,13 @@ EXTRA_DIST += tests/guest-cli.sh
 # minutes and root; not part of make check.
 GUEST_SWEEP = randread:1:2:4:8:16:32,randwrite:1:8:32
 GUEST_RUNTIME = 5
+GUEST_VCPUS = 2
 EXTRA_DIST += tests/guest/check-guest.sh tests/guest/randread.fio tests/guest/randwrite.fio \
 	scripts/build-guest.sh scripts/setup-libvirt-embed.sh scripts/guest/init
 if HAVE_LIBVIRT
 check-guest: storsim-guest
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
-	GUEST_SWEEP='$(GUEST_SWEEP)' GUEST_RUNTIME='$(GUEST_RUNTIME)' \
+	GUEST_SWEEP='$(GUEST_SWEEP)' GUEST_RUNTIME='$(GUEST_RUNTIME)' GUEST_VCPUS='$(GUEST_VCPUS)' \
 	$(SHELL) $(top_srcdir)/tests/guest/check-guest.sh
 else
 check-guest:

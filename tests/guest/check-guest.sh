@@ -7,8 +7,8 @@
 # first build, the network.
 #
 # Environment: top_srcdir, top_builddir (set by make); GUEST_SWEEP,
-# GUEST_RUNTIME (seconds per point), GUEST_DIR (build and results,
-# default $top_builddir/guest).
+# GUEST_RUNTIME (seconds per point), GUEST_VCPUS, GUEST_DIR (build and
+# results, default $top_builddir/guest).
 set -u
 
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -16,6 +16,7 @@ tool=$top_builddir/storsim-guest
 out=${GUEST_DIR:-$top_builddir/guest}
 sweep=${GUEST_SWEEP:-randread:1:2:4:8:16:32,randwrite:1:8:32}
 runtime=${GUEST_RUNTIME:-5}
+vcpus=${GUEST_VCPUS:-2}
 
 die() {
 	echo "check-guest: $*" >&2
@@ -46,7 +47,7 @@ points=$(echo "$sweep" | tr ',' '\n' | awk -F: '{ n += NF - 1 } END { print n }'
 limit=$((120 + points * (runtime + 15)))
 t=$(now)
 "$tool" run --kernel "$out/vmlinuz" --initrd "$out/initrd.gz" --disk "$out/nvme.raw" \
-	--cache none --append "storsim.sweep=$sweep storsim.runtime=$runtime" \
+	--cache none --vcpus "$vcpus" --append "storsim.sweep=$sweep storsim.runtime=$runtime" \
 	--timeout "$limit" --serial-log "$out/serial.log" ||
 	die "the guest run failed (console: $out/serial.log)"
 run_s=$(since "$t")
@@ -67,6 +68,6 @@ sim_results=$out/results/guest
 "$tool" compare --guest "$out/results/guest" --sim "$sim_results" \
 	--json "$out/results/compare.json" || die "the comparison failed"
 
-echo "check-guest: $points points of ${runtime} s; guest build ${build_s} s," \
+echo "check-guest: $points points of ${runtime} s on $vcpus vCPUs; guest build ${build_s} s," \
 	"boot + sweep + power-off ${run_s} s, total $(since "$start") s"
 echo "check-guest: console $out/serial.log, results $out/results"

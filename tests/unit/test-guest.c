@@ -213,6 +213,24 @@ static void test_extract_finds_documents_among_noise(void)
 	guest_extract_free(x);
 }
 
+/* Console lines after a document, before its end marker, are not part of it. */
+static void test_extract_drops_noise_after_document(void)
+{
+	g_autofree char *a = read_doc("randread", "1", 5000, 170000, 400000);
+	const char *parts[] = {
+		"STORSIM-FIO-BEGIN randread 1", a, "[   12.5] random: crng init done",
+		"STORSIM-FIO-END randread 1 0", NULL
+	};
+	g_autofree char *log = serial_log(parts);
+	g_autofree char *want = g_strconcat(a, "\n", NULL);
+	struct guest_extract *x = guest_extract(log, "serial.log", NULL);
+
+	g_assert_cmpuint(x->problems->len, ==, 0);
+	g_assert_cmpuint(x->docs->len, ==, 1);
+	g_assert_cmpstr(((struct guest_doc *)x->docs->pdata[0])->text, ==, want);
+	guest_extract_free(x);
+}
+
 /* "serial.log:LINE:" of the line where needle is, as problems start. */
 static char *located(const char *log, const char *needle)
 {
@@ -656,6 +674,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/guest/sweep/rejects-bad-specs", test_sweep_rejects_bad_specs);
 	g_test_add_func("/guest/extract/finds-documents-among-noise",
 			test_extract_finds_documents_among_noise);
+	g_test_add_func("/guest/extract/drops-noise-after-document",
+			test_extract_drops_noise_after_document);
 	g_test_add_func("/guest/extract/reports-truncated-document",
 			test_extract_reports_truncated_document);
 	g_test_add_func("/guest/extract/reports-unparsable-document",
