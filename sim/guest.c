@@ -887,7 +887,8 @@ static int cmd_run(int argc, char **argv)
 	if (!run_opts_check(&o, timeout, vcpus, &err))
 		goto out;
 	ok = guest_run(&o, &err);
-	if (!serial) {
+	/* Other errors come before the guest starts, when any log there is an old one. */
+	if (!serial && (ok || g_error_matches(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL))) {
 		g_autofree char *log = NULL;
 
 		if (g_file_get_contents(o.serial_log, &log, NULL, NULL))

@@ -125,7 +125,10 @@ char *guest_domain_xml(const struct guest_run_opts *o);
 /*
  * Boot the guest through qemu:///embed?root=o->root and wait until it powers
  * off; after o->timeout_s seconds, or on SIGINT/SIGTERM, destroy it and fail.
- * The console is in o->serial_log either way. Only with libvirt.
+ * o->serial_log is removed first, then holds the console. Errors from
+ * libvirt, QEMU or the guest are STORSIM_ERROR_EXTERNAL; the others
+ * (STORSIM_ERROR_IO, or STORSIM_ERROR_UNSUPPORTED when storsim was built
+ * without libvirt) come before anything started.
  */
 bool guest_run(const struct guest_run_opts *o, GError **err);
 
