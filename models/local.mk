@@ -1,2 +1,30 @@
 # models/: one model per .c/.h pair; profiles are data installed with the program.
-libstorsim_a_SOURCES +=
+libstorsim_a_SOURCES += \
+	models/kernel.c models/kernel.h \
+	models/host/host.c models/host/host.h \
+	models/block/blk_mq.c models/block/blk_mq.h \
+	models/drivers/null_blk.c models/drivers/null_blk.h \
+	models/fs/vfs.h \
+	models/fs/blkdev.c models/fs/blkdev.h \
+	models/fs/fs.c models/fs/fs.h \
+	models/fs/iomap_dio.c models/fs/iomap_dio.h \
+	models/host/workqueue.c models/host/workqueue.h \
+	models/engines/io_uring.c models/engines/io_uring.h \
+	models/engines/t_io_uring.c models/engines/t_io_uring.h \
+	models/engines/fio.c models/engines/fio.h models/engines/fio_engine.h \
+	models/engines/fio_engines.c \
+	models/drivers/nvme.c models/drivers/nvme.h \
+	models/registry.c models/registry.h
+libstorsim_a_SOURCES += \
+	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
+	models/devices/nvme_durability.c models/devices/nvme_durability.h
+# Profiles: hosts/, devices/, filesystems/ (see sim/profile.h).
+nobase_dist_pkgdata_DATA += \
+	models/profiles/devices/null_blk.json \
+	models/profiles/devices/optane-p5800x.json \
+	models/profiles/devices/qemu-nvme.json \
+	models/profiles/filesystems/ext4.json \
+	models/profiles/filesystems/xfs.json \
+	models/profiles/hosts/axboe-5950x-2023.json \
+	models/profiles/hosts/begunkov-2021.json \
+	models/profiles/hosts/default.json

@@ -1,1 +1,2 @@
-# scripts/
+# scripts/: set-up, quick start, checks.
+EXTRA_DIST += scripts/bootstrap.sh scripts/quickstart.sh scripts/check.sh

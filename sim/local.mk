@@ -4,7 +4,29 @@ libstorsim_a_SOURCES += \
 	sim/sim.c sim/sim.h \
 	sim/rng.c sim/rng.h \
 	sim/util.c sim/util.h \
-	sim/params.c sim/params.h
+	sim/params.c sim/params.h \
+	sim/stage.c sim/stage.h \
+	sim/profile.c sim/profile.h \
+	sim/system.c sim/system.h \
+	sim/commands.h \
+	sim/workload.c sim/workload.h \
+	sim/cmd_uring_bench.c \
+	sim/cmd_params.c \
+	sim/experiment.c sim/experiment.h \
+	sim/cmd_reproduce.c \
+	sim/report.c sim/report.h \
+	sim/cmd_run.c
+libstorsim_a_SOURCES += \
+	sim/stats.c sim/stats.h \
+	sim/output.c sim/output.h sim/output_int.h \
+	sim/output_json.c sim/output_normal.c
+libstorsim_a_SOURCES += \
+	sim/options.c sim/options.h \
+	sim/jobfile.c sim/jobfile.h
+libstorsim_a_SOURCES += \
+	sim/qtest.c sim/qtest.h \
+	sim/nvme_tester.c sim/nvme_tester.h
+libstorsim_a_SOURCES += sim/validate.c sim/validate.h
 
 # The full-system check's host side (docs/guest.md); the launcher only with libvirt.
 libstorsim_a_SOURCES += sim/guest.c sim/guest.h

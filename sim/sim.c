@@ -42,6 +42,10 @@ uint64_t sim_run(struct sim *s, sim_time until)
 		r.comp->ops->handle(r.comp, r.type, r.ptr, r.arg);
 		ran++;
 	}
+	/* Running "until" a time means being there afterwards, so that what
+	 * the caller does next happens at that time. */
+	if (!s->stop && until != SIM_TIME_MAX && s->now < until)
+		s->now = until;
 	s->events_run += ran;
 	return ran;
 }

@@ -47,6 +47,26 @@ struct sim_component {
 	struct sim_rng rng;	/* this component's own random stream */
 };
 
+/*
+ * A message: what a component asks to have delivered to itself (or another)
+ * later, e.g. "call me back when this CPU work is done". Delivering it calls
+ * the target's handle() directly, without going through the event queue.
+ */
+struct sim_msg {
+	struct sim_component *c;
+	void *ptr;
+	uint64_t arg;
+	uint32_t type;
+};
+
+#define SIM_MSG(comp, t, p, a) \
+	((struct sim_msg){.c = (comp), .type = (t), .ptr = (p), .arg = (a)})
+
+static inline void sim_msg_deliver(const struct sim_msg *m)
+{
+	m->c->ops->handle(m->c, m->type, m->ptr, m->arg);
+}
+
 /* An event handle, for sim_cancel(); 0 is never a live event. */
 typedef uint64_t sim_event_id;
 
@@ -93,7 +113,8 @@ static inline sim_time sim_now(const struct sim *s)
 }
 
 /* Run events in order until none is left, the next is later than until, or
- * a handler sets s->stop. Returns the number of events delivered. */
+ * a handler sets s->stop; unless stopped, the clock then reads until (when
+ * until is not SIM_TIME_MAX). Returns the number of events delivered. */
 uint64_t sim_run(struct sim *s, sim_time until);
 
 #endif

@@ -19,6 +19,71 @@ tests_unit_test_evq_SOURCES = tests/unit/test-evq.c
 tests_unit_test_evq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-evq
 
+check_PROGRAMS += tests/unit/test-host
+tests_unit_test_host_SOURCES = tests/unit/test-host.c
+tests_unit_test_host_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-host
+
+# Reproductions of published tables (shorter runtime than the experiments').
+TESTS += tests/reproduce-nocopy-bvec.sh
+EXTRA_DIST += tests/reproduce-nocopy-bvec.sh
+check_PROGRAMS += tests/unit/test-stats
+tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
+tests_unit_test_stats_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-stats
+
+check_PROGRAMS += tests/unit/test-output-golden
+tests_unit_test_output_golden_SOURCES = tests/unit/test-output-golden.c
+tests_unit_test_output_golden_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-output-golden
+EXTRA_DIST += tests/golden
+
+check_PROGRAMS += tests/unit/test-output
+tests_unit_test_output_SOURCES = tests/unit/test-output.c
+tests_unit_test_output_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-output
+
+check_PROGRAMS += tests/unit/test-output-sample
+tests_unit_test_output_sample_SOURCES = tests/unit/test-output-sample.c
+tests_unit_test_output_sample_LDADD = $(STORSIM_LIBS)
+TESTS += tests/output-clat2csv.sh
+EXTRA_DIST += tests/output-clat2csv.sh
+# Job files: the parser's corpus (tests/jobs/{valid,invalid}) and Debian's
+# fio examples, read by a small driver around jobfile_parse().
+check_PROGRAMS += tests/jobs/jobparse
+tests_jobs_jobparse_SOURCES = tests/jobs/jobparse.c
+tests_jobs_jobparse_LDADD = $(STORSIM_LIBS)
+
+check_PROGRAMS += tests/unit/test-options tests/unit/test-jobfile
+tests_unit_test_options_SOURCES = tests/unit/test-options.c
+tests_unit_test_options_LDADD = $(STORSIM_LIBS)
+tests_unit_test_jobfile_SOURCES = tests/unit/test-jobfile.c
+tests_unit_test_jobfile_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-options tests/unit/test-jobfile
+check_PROGRAMS += tests/unit/test-nvme
+tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
+tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme
+
+check_PROGRAMS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
+tests_unit_test_nvme_durability_SOURCES = tests/unit/test-nvme-durability.c
+tests_unit_test_nvme_durability_LDADD = $(STORSIM_LIBS)
+tests_unit_test_nvme_params_SOURCES = tests/unit/test-nvme-params.c
+tests_unit_test_nvme_params_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme-durability tests/unit/test-nvme-params
+
+# storsim validate qemu against Debian's QEMU.
+TESTS += tests/validate-qemu.sh
+EXTRA_DIST += tests/validate-qemu.sh
+
+check_PROGRAMS += tests/unit/test-nvme-validate
+tests_unit_test_nvme_validate_SOURCES = tests/unit/test-nvme-validate.c
+tests_unit_test_nvme_validate_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-nvme-validate
+
+TESTS += tests/reproduce-dio-caller-comp.sh
+EXTRA_DIST += tests/reproduce-dio-caller-comp.sh
+
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest
 tests_unit_test_guest_SOURCES = tests/unit/test-guest.c

@@ -118,7 +118,7 @@ static void test_run_until_stops_at_horizon(void)
 	sim_schedule(&s, 10, &r.c, 0, NULL, 1);
 	sim_schedule(&s, 20, &r.c, 0, NULL, 2);
 	g_assert_cmpuint(sim_run(&s, 15), ==, 1);
-	g_assert_cmpuint(sim_now(&s), ==, 10);
+	g_assert_cmpuint(sim_now(&s), ==, 15);
 	g_assert_cmpuint(sim_run(&s, SIM_TIME_MAX), ==, 1);
 	recorder_free(&r);
 	sim_destroy(&s);

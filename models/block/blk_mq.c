@@ -1,0 +1,522 @@
+/*
+ * blk-mq: bio submission, splitting, tags, plugging, dispatch, completion.
+ *
+ * Stands for: block/bio.c (bio_alloc_bioset, bio_iov_iter_get_pages,
+ * bio_iov_bvec_set, bio_endio), block/blk-core.c (submit_bio_noacct,
+ * blk_start_plug/blk_finish_plug), block/blk-mq.c (blk_mq_submit_bio,
+ * blk_mq_get_new_requests, blk_mq_flush_plug_list, blk_mq_end_request),
+ * block/blk-merge.c (bio_split_rw), block/blk-mq-tag.c (tags).
+ *
+ * Parameters (host profile, model "blk_mq"), CPU time per event (ns):
+ *   bio_alloc_ns     bio from the per-CPU bio cache
+ *   bvec_alloc_ns    biovec slab when a bio needs more than 4 bvecs
+ *   bio_add_page_ns  per page added by copying the caller's bvec/pages
+ *   bvec_set_ns      bio_iov_bvec_set: borrow the caller's bvec array
+ *   pin_page_ns      per page of user memory pinned for the I/O
+ *   split_check_ns   blk_bio_segment_split entry for a multi-page bio
+ *   seg_walk_ns      per segment walked by the split
+ *   submit_bio_ns    submit_bio_noacct + blk_mq_submit_bio + tag
+ *   bio_split_ns     one bio_split
+ *   plug_flush_ns    one blk_mq_flush_plug_list
+ *   end_request_ns   blk_mq_end_request: stats, tag release
+ *   bio_endio_ns     bio_endio + bio_put
+ * Sources: kernel-mechanisms.md (shared reference), per-host profiles.
+ *
+ * Left out: I/O schedulers, merging (the experiments run with nomerges),
+ * a task sleeping for a tag (a waiting bio is dispatched when a tag is
+ * freed, in the freeing context), write-back throttling, cgroups.
+ */
+#include <glib.h>
+
+#include "block/blk_mq.h"
+
+#define P(field) offsetof(struct blk_mq_params, field)
+
+const struct param_def blk_mq_param_table[] = {
+	{"bio_alloc_ns", PARAM_TIME, P(bio_alloc), "40", 0, 1e6, "ns",
+	 "bio_alloc_bioset from the per-CPU bio cache"},
+	{"bvec_alloc_ns", PARAM_TIME, P(bvec_alloc), "60", 0, 1e6, "ns",
+	 "biovec slab allocation for a bio of more than 4 segments"},
+	{"bio_add_page_ns", PARAM_TIME, P(bio_add_page), "30", 0, 1e6, "ns",
+	 "per page copied into a bio: bio_add_page, PSI check, iov_iter_advance"},
+	{"bvec_set_ns", PARAM_TIME, P(bvec_set), "10", 0, 1e6, "ns",
+	 "bio_iov_bvec_set: point the bio at the caller's bvec array"},
+	{"pin_page_ns", PARAM_TIME, P(pin_page), "20", 0, 1e6, "ns",
+	 "per page of user memory: pin_user_pages_fast"},
+	{"split_check_ns", PARAM_TIME, P(split_check), "15", 0, 1e6, "ns",
+	 "enter the segment split for a bio of more than one page"},
+	{"seg_walk_ns", PARAM_TIME, P(seg_walk), "10", 0, 1e6, "ns",
+	 "per segment walked by the segment split"},
+	{"submit_bio_ns", PARAM_TIME, P(submit_bio), "80", 0, 1e6, "ns",
+	 "submit_bio_noacct + blk_mq_submit_bio + tag allocation"},
+	{"bio_split_ns", PARAM_TIME, P(bio_split), "60", 0, 1e6, "ns",
+	 "one bio_split"},
+	{"plug_flush_ns", PARAM_TIME, P(plug_flush), "40", 0, 1e6, "ns",
+	 "one blk_mq_flush_plug_list"},
+	{"end_request_ns", PARAM_TIME, P(end_request), "50", 0, 1e6, "ns",
+	 "blk_mq_end_request: accounting and tag release"},
+	{"bio_endio_ns", PARAM_TIME, P(bio_endio), "20", 0, 1e6, "ns",
+	 "bio_endio + bio_put"},
+	PARAM_END,
+};
+
+struct blk_hctx {
+	struct blk_queue *q;
+	unsigned idx;
+	bool poll;
+	struct request *rqs;		/* indexed by tag */
+	uint32_t *free_tags;
+	unsigned nfree;
+	struct bio *waiting, *waiting_tail;	/* bios waiting for a tag */
+	void *drv;
+};
+
+struct blk_queue {
+	struct host *h;
+	const struct blk_mq_params *p;
+	struct blk_queue_config cfg;
+	char *name;
+	const struct blk_driver_ops *drv;
+	void *drv_data;
+	unsigned nr_hctx;
+	struct blk_hctx *hctx;
+	unsigned *map, *map_poll;	/* cpu -> hctx index */
+	struct bio *bio_pool;		/* free bios */
+	GPtrArray *bio_chunks;		/* owns every bio ever allocated */
+	unsigned inflight;
+	sim_time busy_since;
+	struct blk_disk_stats st;
+};
+
+static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
+	st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
+	st_bio_endio;
+
+/* The plug of the step being executed. A plug never outlives the step
+ * that started it, so one slot is enough. */
+static struct {
+	struct xctx *x;
+	unsigned depth;		/* nested blk_start_plug calls */
+	struct request *head, *tail;
+	unsigned count;
+} plug;
+
+#define BLK_MAX_PLUG 32
+
+static void register_stages(void)
+{
+	st_bio_alloc = stage_register("bio_alloc", CPU_SYS, "bio_alloc_bioset");
+	st_bvec_alloc = stage_register("bvec_alloc", CPU_SYS, "bvec_alloc");
+	st_bio_add_page = stage_register("bio_add_page", CPU_SYS,
+					 "bio_iov_iter_get_pages (copy)");
+	st_bvec_set = stage_register("bio_iov_bvec_set", CPU_SYS,
+				     "bio_iov_bvec_set (no copy)");
+	st_seg_walk = stage_register("bio_split_rw", CPU_SYS, "bio_split_rw");
+	st_submit_bio = stage_register("blk_mq_submit_bio", CPU_SYS,
+				       "submit_bio_noacct, blk_mq_submit_bio");
+	st_bio_split = stage_register("bio_split", CPU_SYS, "bio_split");
+	st_plug_flush = stage_register("blk_flush_plug", CPU_SYS,
+				       "blk_mq_flush_plug_list");
+	st_end_request = stage_register("blk_mq_end_request", CPU_SYS,
+					"blk_mq_end_request");
+	st_bio_endio = stage_register("bio_endio", CPU_SYS, "bio_endio, bio_put");
+}
+
+struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
+				const struct blk_queue_config *cfg,
+				const struct blk_driver_ops *drv, void *drv_data)
+{
+	struct blk_queue *q = g_new0(struct blk_queue, 1);
+	unsigned ncpus = host_ncpus(h);
+
+	register_stages();
+	q->h = h;
+	q->p = p;
+	q->cfg = *cfg;
+	q->name = g_strdup(cfg->name);
+	q->cfg.name = q->name;
+	q->drv = drv;
+	q->drv_data = drv_data;
+	q->nr_hctx = cfg->nr_hw_queues + cfg->nr_poll_queues;
+	g_assert(cfg->nr_hw_queues > 0 && cfg->queue_depth > 0);
+	q->hctx = g_new0(struct blk_hctx, q->nr_hctx);
+	for (unsigned i = 0; i < q->nr_hctx; i++) {
+		struct blk_hctx *hc = &q->hctx[i];
+		hc->q = q;
+		hc->idx = i;
+		hc->poll = i >= cfg->nr_hw_queues;
+		hc->rqs = g_new0(struct request, cfg->queue_depth);
+		hc->free_tags = g_new(uint32_t, cfg->queue_depth);
+		for (unsigned t = 0; t < cfg->queue_depth; t++) {
+			hc->rqs[t].q = q;
+			hc->rqs[t].hctx = hc;
+			hc->rqs[t].tag = t;
+			hc->free_tags[hc->nfree++] = cfg->queue_depth - 1 - t;
+		}
+	}
+	/* blk_mq_map_queues: spread the CPUs evenly over each set of queues. */
+	q->map = g_new(unsigned, ncpus);
+	q->map_poll = g_new(unsigned, ncpus);
+	for (unsigned c = 0; c < ncpus; c++) {
+		q->map[c] = c * cfg->nr_hw_queues / ncpus;
+		q->map_poll[c] = cfg->nr_poll_queues ?
+			cfg->nr_hw_queues + c * cfg->nr_poll_queues / ncpus : q->map[c];
+	}
+	q->bio_chunks = g_ptr_array_new_with_free_func(g_free);
+	return q;
+}
+
+void blk_queue_free(struct blk_queue *q)
+{
+	if (!q)
+		return;
+	for (unsigned i = 0; i < q->nr_hctx; i++) {
+		g_free(q->hctx[i].rqs);
+		g_free(q->hctx[i].free_tags);
+	}
+	g_free(q->hctx);
+	g_free(q->map);
+	g_free(q->map_poll);
+	g_ptr_array_free(q->bio_chunks, TRUE);
+	g_free(q->name);
+	g_free(q);
+}
+
+const struct blk_queue_config *blk_queue_config(const struct blk_queue *q)
+{
+	return &q->cfg;
+}
+
+const struct blk_mq_params *blk_queue_params(const struct blk_queue *q)
+{
+	return q->p;
+}
+
+struct host *blk_queue_host(const struct blk_queue *q)
+{
+	return q->h;
+}
+
+unsigned blk_queue_nr_hctx(const struct blk_queue *q)
+{
+	return q->nr_hctx;
+}
+
+struct blk_hctx *blk_queue_hctx(struct blk_queue *q, unsigned i)
+{
+	g_assert(i < q->nr_hctx);
+	return &q->hctx[i];
+}
+
+void *blk_hctx_driver_data(const struct blk_hctx *hctx)
+{
+	return hctx->drv;
+}
+
+void blk_hctx_set_driver_data(struct blk_hctx *hctx, void *data)
+{
+	hctx->drv = data;
+}
+
+unsigned blk_hctx_index(const struct blk_hctx *hctx)
+{
+	return hctx->idx;
+}
+
+bool blk_hctx_is_poll(const struct blk_hctx *hctx)
+{
+	return hctx->poll;
+}
+
+struct request *blk_hctx_request(struct blk_hctx *hctx, uint32_t tag)
+{
+	g_assert(tag < hctx->q->cfg.queue_depth);
+	return &hctx->rqs[tag];
+}
+
+struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled)
+{
+	return &q->hctx[polled ? q->map_poll[cpu] : q->map[cpu]];
+}
+
+/* ---- bios ---- */
+
+static struct bio *bio_get(struct blk_queue *q)
+{
+	if (!q->bio_pool) {
+		enum { CHUNK = 256 };
+		struct bio *chunk = g_new0(struct bio, CHUNK);
+		g_ptr_array_add(q->bio_chunks, chunk);
+		for (unsigned i = 0; i < CHUNK; i++) {
+			chunk[i].next = q->bio_pool;
+			q->bio_pool = &chunk[i];
+		}
+	}
+	struct bio *bio = q->bio_pool;
+	q->bio_pool = bio->next;
+	*bio = (struct bio){.q = q};
+	return bio;
+}
+
+struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
+		      bool borrow_bvec)
+{
+	xctx_charge(x, st_bio_alloc, q->p->bio_alloc);
+	if (nr_vecs > BIO_INLINE_VECS && !borrow_bvec)
+		xctx_charge(x, st_bvec_alloc, q->p->bvec_alloc);
+	return bio_get(q);
+}
+
+void bio_free(struct bio *bio)
+{
+	struct blk_queue *q = bio->q;
+	bio->next = q->bio_pool;
+	q->bio_pool = bio;
+}
+
+/* ---- dispatch ---- */
+
+static void account_start(struct blk_queue *q, struct request *rq)
+{
+	sim_time now = sim_now(host_sim(q->h));
+
+	rq->start_time = now;
+	if (q->inflight++ == 0)
+		q->busy_since = now;
+}
+
+static void dispatch_list(struct xctx *x, struct request *head)
+{
+	while (head) {
+		struct request *rq = head;
+		head = rq->next;
+		rq->next = NULL;
+		account_start(rq->q, rq);
+		/* bd->last: the last request of this queue in the batch. */
+		bool last = !head || head->hctx != rq->hctx;
+		rq->q->drv->queue_rq(x, rq->hctx, rq, last);
+	}
+}
+
+void blk_start_plug(struct xctx *x)
+{
+	if (plug.x) {
+		/* current->plug is already set: the outer plug collects. */
+		g_assert(plug.x == x);
+		plug.depth++;
+		return;
+	}
+	plug.x = x;
+	plug.depth = 1;
+	plug.head = plug.tail = NULL;
+	plug.count = 0;
+}
+
+static void flush_plug(struct xctx *x)
+{
+	struct request *head = plug.head;
+
+	if (!head)
+		return;
+	plug.head = plug.tail = NULL;
+	plug.count = 0;
+	xctx_charge(x, st_plug_flush, head->q->p->plug_flush);
+	dispatch_list(x, head);
+}
+
+void blk_finish_plug(struct xctx *x)
+{
+	g_assert(plug.x == x);
+	if (--plug.depth)
+		return;
+	flush_plug(x);
+	plug.x = NULL;
+}
+
+static struct request *get_request(struct blk_hctx *hc, struct bio *bio)
+{
+	if (hc->nfree == 0)
+		return NULL;
+	struct request *rq = &hc->rqs[hc->free_tags[--hc->nfree]];
+	rq->bio = bio;
+	rq->op = bio->op;
+	rq->flags = bio->flags;
+	rq->sector = bio->sector;
+	rq->size = bio->size;
+	rq->nr_segs = bio->nr_segs;
+	rq->next = NULL;
+	return rq;
+}
+
+static void end_bio(struct xctx *x, struct bio *bio)
+{
+	struct bio *parent = bio->parent;
+
+	xctx_charge(x, st_bio_endio, bio->q->p->bio_endio);
+	if (parent) {
+		if (bio->status && !parent->status)
+			parent->status = bio->status;
+		bio_free(bio);
+		if (--parent->remaining == 0)
+			parent->end_io(x, parent);
+		return;
+	}
+	bio->end_io(x, bio);
+}
+
+static void queue_one(struct xctx *x, struct bio *bio)
+{
+	struct blk_queue *q = bio->q;
+	struct blk_hctx *hc = blk_queue_map(q, cpu_id(xctx_cpu(x)),
+					    bio->flags & REQ_POLLED);
+	struct request *rq = get_request(hc, bio);
+
+	if (!rq) {
+		if (bio->flags & REQ_NOWAIT) {
+			bio->status = BLK_STS_AGAIN;
+			end_bio(x, bio);
+			return;
+		}
+		bio->next = NULL;
+		if (hc->waiting_tail)
+			hc->waiting_tail->next = bio;
+		else
+			hc->waiting = bio;
+		hc->waiting_tail = bio;
+		return;
+	}
+	if (plug.x == x) {
+		if (plug.tail)
+			plug.tail->next = rq;
+		else
+			plug.head = rq;
+		plug.tail = rq;
+		if (++plug.count >= BLK_MAX_PLUG)
+			flush_plug(x);
+		return;
+	}
+	dispatch_list(x, rq);
+}
+
+void submit_bio(struct xctx *x, struct bio *bio)
+{
+	struct blk_queue *q = bio->q;
+	const struct blk_mq_params *p = q->p;
+	uint64_t max_bytes = (uint64_t)q->cfg.max_sectors * 512;
+
+	xctx_charge(x, st_submit_bio, p->submit_bio);
+	/* A bio of one page skips the segment split altogether (the
+	 * single-segment shortcut in __blk_queue_split / bio_split_to_limits);
+	 * any other walks every bvec. */
+	if ((bio->op == REQ_OP_READ || bio->op == REQ_OP_WRITE) &&
+	    bio->nr_segs > 1)
+		xctx_charge(x, st_seg_walk, p->split_check + p->seg_walk * bio->nr_segs);
+	if (bio->size <= max_bytes || bio->op == REQ_OP_FLUSH) {
+		queue_one(x, bio);
+		return;
+	}
+
+	/* Larger than the queue takes: split into max-sized children that
+	 * end the parent when the last of them ends. */
+	uint32_t nchild = (uint32_t)((bio->size + max_bytes - 1) / max_bytes);
+	uint32_t segs_left = bio->nr_segs;
+	uint64_t sector = bio->sector;
+	uint32_t left = bio->size;
+
+	bio->remaining = nchild;
+	for (uint32_t i = 0; i < nchild; i++) {
+		struct bio *child = bio_get(q);
+		uint32_t len = left < max_bytes ? left : (uint32_t)max_bytes;
+		uint32_t segs = (uint32_t)((uint64_t)bio->nr_segs * len / bio->size);
+
+		xctx_charge(x, st_bio_split, p->bio_split);
+		if (segs == 0)
+			segs = 1;
+		if (i == nchild - 1)
+			segs = segs_left;
+		*child = *bio;
+		child->parent = bio;
+		child->remaining = 0;
+		child->sector = sector;
+		child->size = len;
+		child->nr_segs = segs;
+		sector += len / 512;
+		left -= len;
+		segs_left -= segs < segs_left ? segs : segs_left;
+		queue_one(x, child);
+	}
+}
+
+/* ---- polling ---- */
+
+struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q)
+{
+	return blk_queue_map(q, cpu_id(xctx_cpu(x)), true);
+}
+
+unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx)
+{
+	g_assert(hctx->q->drv->poll);
+	return hctx->q->drv->poll(x, hctx);
+}
+
+void blk_poll_arm(struct blk_hctx *hctx, struct task *poller)
+{
+	hctx->q->drv->poll_arm(hctx, poller);
+}
+
+/* ---- completion ---- */
+
+static void account_done(struct blk_queue *q, struct request *rq)
+{
+	sim_time now = sim_now(host_sim(q->h));
+	sim_time t = now - rq->start_time;
+
+	if (rq->op == REQ_OP_READ || rq->op == REQ_OP_WRITE) {
+		unsigned d = rq->op == REQ_OP_WRITE;
+		q->st.ios[d]++;
+		q->st.sectors[d] += rq->size / 512;
+		q->st.ticks[d] += t;
+	}
+	q->st.in_queue += t;
+	if (--q->inflight == 0)
+		q->st.busy += now - q->busy_since;
+}
+
+void blk_mq_complete_request(struct xctx *x, struct request *rq,
+			     enum blk_status status)
+{
+	struct blk_queue *q = rq->q;
+	struct blk_hctx *hc = rq->hctx;
+	struct bio *bio = rq->bio;
+
+	xctx_charge(x, st_end_request, q->p->end_request);
+	account_done(q, rq);
+	rq->bio = NULL;
+	hc->free_tags[hc->nfree++] = rq->tag;
+	if (status && !bio->status)
+		bio->status = (uint8_t)status;
+	end_bio(x, bio);
+
+	if (hc->waiting) {
+		struct bio *w = hc->waiting;
+		hc->waiting = w->next;
+		if (!hc->waiting)
+			hc->waiting_tail = NULL;
+		struct request *wrq = get_request(hc, w);
+		dispatch_list(x, wrq);
+	}
+}
+
+void blk_queue_disk_stats(const struct blk_queue *q, struct blk_disk_stats *st)
+{
+	*st = q->st;
+	if (q->inflight)
+		st->busy += sim_now(host_sim(q->h)) - q->busy_since;
+}
+
+void blk_queue_reset_stats(struct blk_queue *q)
+{
+	q->st = (struct blk_disk_stats){0};
+	q->busy_since = sim_now(host_sim(q->h));
+}

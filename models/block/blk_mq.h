@@ -1,0 +1,181 @@
+/*
+ * The block layer: bios, requests, tags, plugging and blk-mq queues.
+ *
+ * A file system or the raw block device builds a bio and calls
+ * submit_bio() in the submitting context; blk-mq turns it into a request
+ * (splitting it first if it is larger than the queue allows), takes a tag
+ * on the hardware queue mapped to the submitting CPU, and hands it to the
+ * driver, directly or when the plug is flushed. The driver completes the
+ * request with blk_mq_complete_request() in whatever context it finds the
+ * completion (hard IRQ, soft IRQ, a polling task), which ends the bio and
+ * calls the bio's end_io there.
+ */
+#ifndef STORSIM_BLK_MQ_H
+#define STORSIM_BLK_MQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/host.h"
+#include "params.h"
+
+struct blk_queue;
+struct blk_hctx;
+struct request;
+struct bio;
+
+enum req_op {
+	REQ_OP_READ,
+	REQ_OP_WRITE,
+	REQ_OP_FLUSH,
+	REQ_OP_DISCARD,
+	REQ_OP_WRITE_ZEROES,
+};
+
+#define REQ_FUA		(1u << 0)	/* forced unit access */
+#define REQ_PREFLUSH	(1u << 1)	/* flush the cache before the write */
+#define REQ_SYNC	(1u << 2)
+#define REQ_POLLED	(1u << 3)	/* completion found by polling */
+#define REQ_NOWAIT	(1u << 4)	/* fail with -EAGAIN rather than block */
+
+#define BIO_INLINE_VECS 4	/* bvecs that fit in struct bio itself */
+
+enum blk_status {
+	BLK_STS_OK = 0,
+	BLK_STS_AGAIN = 1,	/* would block (no tag with REQ_NOWAIT) */
+	BLK_STS_IOERR = 2,
+};
+
+struct bio {
+	struct blk_queue *q;
+	uint8_t op;
+	uint8_t status;
+	uint32_t flags;
+	uint64_t sector;	/* 512-byte units */
+	uint32_t size;		/* bytes */
+	uint32_t nr_segs;	/* bvec segments (pages) */
+	void (*end_io)(struct xctx *x, struct bio *bio);
+	void *private;
+	/* internal */
+	struct bio *parent;	/* a split bio's original */
+	uint32_t remaining;	/* split children not yet ended */
+	struct bio *next;	/* free list and waiting lists */
+};
+
+struct request {
+	struct blk_queue *q;
+	struct blk_hctx *hctx;
+	struct bio *bio;
+	uint32_t tag;
+	uint8_t op;
+	uint32_t flags;
+	uint64_t sector;
+	uint32_t size;
+	uint32_t nr_segs;
+	sim_time start_time;	/* dispatch to the driver */
+	struct request *next;	/* plug list */
+	void *drv;		/* the driver's per-request data */
+};
+
+/* What a block driver provides (struct blk_mq_ops). */
+struct blk_driver_ops {
+	const char *name;
+	/* Take rq, in the submitting context. last says whether more
+	 * requests follow in this batch (bd->last). Required. */
+	void (*queue_rq)(struct xctx *x, struct blk_hctx *hctx,
+			 struct request *rq, bool last);
+	/* Look for completions on a polled queue, in the polling task's
+	 * context; returns how many it completed. Not required. */
+	unsigned (*poll)(struct xctx *x, struct blk_hctx *hctx);
+	/* Wake poller when a completion can be found on hctx (at once if
+	 * one is there already). Required with poll. */
+	void (*poll_arm)(struct blk_hctx *hctx, struct task *poller);
+};
+
+struct blk_queue_config {
+	const char *name;		/* e.g. "nvme0n1" */
+	unsigned nr_hw_queues;		/* default queues, mapped round the CPUs */
+	unsigned nr_poll_queues;	/* polled queues (HCTX_TYPE_POLL) */
+	unsigned queue_depth;		/* tags per hardware queue */
+	uint32_t logical_block_size;	/* bytes */
+	uint32_t max_sectors;		/* largest request, 512-byte units */
+	uint32_t max_segments;
+	uint64_t capacity;		/* bytes */
+	bool write_cache;		/* volatile write cache (flushes matter) */
+	bool fua;			/* device honours FUA */
+	bool nowait;			/* REQ_NOWAIT supported */
+};
+
+/* Per-stage CPU costs (host profile, model "blk_mq"). */
+struct blk_mq_params {
+	sim_time bio_alloc;		/* bio_alloc_bioset from the per-cpu cache */
+	sim_time bvec_alloc;		/* biovec slab for more than BIO_INLINE_VECS */
+	sim_time bio_add_page;		/* per page: bio_add_page + iov_iter_advance */
+	sim_time bvec_set;		/* bio_iov_bvec_set: reuse the caller's bvec */
+	sim_time pin_page;		/* per page of user memory: pin_user_pages_fast */
+	sim_time split_check;		/* entering the segment split of a multi-page bio */
+	sim_time seg_walk;		/* per segment: the split's bvec walk */
+	sim_time submit_bio;		/* submit_bio_noacct + blk_mq_submit_bio */
+	sim_time bio_split;		/* per split */
+	sim_time plug_flush;		/* blk_finish_plug: one flush of the plug list */
+	sim_time end_request;		/* blk_mq_end_request: accounting, tag free */
+	sim_time bio_endio;		/* bio_endio + bio_put */
+};
+
+extern const struct param_def blk_mq_param_table[];
+
+struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
+				const struct blk_queue_config *cfg,
+				const struct blk_driver_ops *drv, void *drv_data);
+void blk_queue_free(struct blk_queue *q);
+const struct blk_queue_config *blk_queue_config(const struct blk_queue *q);
+const struct blk_mq_params *blk_queue_params(const struct blk_queue *q);
+struct host *blk_queue_host(const struct blk_queue *q);
+unsigned blk_queue_nr_hctx(const struct blk_queue *q);
+struct blk_hctx *blk_queue_hctx(struct blk_queue *q, unsigned i);
+void *blk_hctx_driver_data(const struct blk_hctx *hctx);
+void blk_hctx_set_driver_data(struct blk_hctx *hctx, void *data);
+unsigned blk_hctx_index(const struct blk_hctx *hctx);
+bool blk_hctx_is_poll(const struct blk_hctx *hctx);
+struct request *blk_hctx_request(struct blk_hctx *hctx, uint32_t tag);
+/* The hardware queue a submitter on cpu uses (polled or not). */
+struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled);
+
+/* Bios. bio_alloc charges the allocation (and a biovec for more than
+ * BIO_INLINE_VECS segments unless the bvec array is borrowed). */
+struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
+		      bool borrow_bvec);
+void bio_free(struct bio *bio);
+
+/* Plugging: requests submitted between start and finish are dispatched
+ * together, so the driver sees one batch (one doorbell). Plugs nest: only
+ * the outermost finish flushes. */
+void blk_start_plug(struct xctx *x);
+void blk_finish_plug(struct xctx *x);
+
+void submit_bio(struct xctx *x, struct bio *bio);
+
+/* Polled completion (REQ_POLLED): find completions on the hardware queue
+ * a polled bio went to, in the polling task's context; arm a wake-up for
+ * when one arrives. */
+struct blk_hctx *bio_poll_hctx(struct xctx *x, struct blk_queue *q);
+unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
+void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
+
+/* Driver side */
+void blk_mq_complete_request(struct xctx *x, struct request *rq,
+			     enum blk_status status);
+
+/* Disk statistics, as /proc/diskstats (fio's disk_util). */
+struct blk_disk_stats {
+	uint64_t ios[2];		/* read, write */
+	uint64_t sectors[2];
+	sim_time ticks[2];		/* sum of request times */
+	sim_time in_queue;		/* sum of request times, all ops */
+	sim_time busy;			/* time with at least one request out */
+};
+
+void blk_queue_disk_stats(const struct blk_queue *q, struct blk_disk_stats *st);
+void blk_queue_reset_stats(struct blk_queue *q);
+
+#endif

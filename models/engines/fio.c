@@ -1,0 +1,872 @@
+/*
+ * fio, simulated: job threads, their I/O units and the run around them.
+ *
+ * Stands for fio 3.33's backend.c (thread_main, do_io: get an io_u, queue
+ * it, commit when iodepth_batch is reached, wait for completions when the
+ * queue is full, quiesce at the end), io_u.c (get_io_u: data direction by
+ * rwmix, block size from bs/bsrange/bssplit, offset sequential or random
+ * with or without a random map; io_completed: slat/clat/lat), filesetup.c
+ * (file names, sizes, layout of files that do not exist yet) and init.c
+ * (numjobs clones, stonewall groups). Each job thread is a simulated task
+ * running fio's loop; its CPU time is what fio itself costs (host profile
+ * model "fio") plus the kernel paths its engine calls.
+ *
+ * Times follow fio: start_time when the io_u is queued, issue_time when the
+ * submission returns (slat between), completion when fio reaps it (clat
+ * from issue, lat from start). Synchronous engines record no slat.
+ *
+ * Parameters (host profile, model "fio"), user CPU time (ns): io_u_prep,
+ * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap.
+ *
+ * Left out (refused when set, see fio_unmodelled): rate limiting,
+ * thinktime, zoned random distributions, trims; file_service_type other
+ * than round robin. The random map visits every block once per pass in a
+ * full-period permutation, not in fio's order. Laying out a new file takes
+ * no simulated time.
+ */
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "config.h"
+#include "engines/fio.h"
+#include "engines/fio_engine.h"
+#include "stats.h"
+#include "system.h"
+#include "util.h"
+
+#define P(field) offsetof(struct fio_params, field)
+const struct param_def fio_param_table[] = {
+	{"io_u_prep_ns", PARAM_TIME, P(io_u_prep), "100", 0, 1e6, "ns",
+	 "get_io_u: direction, block size, offset, timestamps"},
+	{"io_u_complete_ns", PARAM_TIME, P(io_u_complete), "100", 0, 1e6, "ns",
+	 "io_completed: latencies, statistics, put the io_u"},
+	{"loop_ns", PARAM_TIME, P(loop), "20", 0, 1e6, "ns",
+	 "one pass of do_io's loop"},
+	{"sqe_prep_ns", PARAM_TIME, P(sqe_prep), "20", 0, 1e6, "ns",
+	 "io_uring engine: fill one SQE"},
+	{"cqe_reap_ns", PARAM_TIME, P(cqe_reap), "15", 0, 1e6, "ns",
+	 "io_uring engine: read one CQE"},
+	{"aio_prep_ns", PARAM_TIME, P(aio_prep), "20", 0, 1e6, "ns",
+	 "libaio engine: prepare one iocb"},
+	{"event_reap_ns", PARAM_TIME, P(event_reap), "15", 0, 1e6, "ns",
+	 "libaio engine: read one io_event"},
+	PARAM_END,
+};
+
+enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE };
+
+struct fio_run {
+	struct sim_component comp;
+	struct system *sys;
+	const struct job_list *jl;
+	GPtrArray *threads;	/* struct fio_thread *, in job order */
+	unsigned phase, nphases;
+	unsigned running;
+	struct output_run out;
+	GArray *out_jobs;	/* struct output_job */
+	GPtrArray *owned;	/* what the output points into */
+	GPtrArray *sums;	/* struct job_stats *: group_reporting sums */
+	GArray *disks;		/* struct output_disk */
+};
+
+static stage_id st_prep, st_complete, st_loop;
+
+static const struct {
+	enum fio_ioengine id;
+	const struct fio_engine_ops *ops;
+} engines[] = {
+	{FIO_ENGINE_NULL, &fio_null_engine},
+	{FIO_ENGINE_SYNC, &fio_sync_engine},
+	{FIO_ENGINE_PSYNC, &fio_psync_engine},
+	{FIO_ENGINE_VSYNC, &fio_vsync_engine},
+	{FIO_ENGINE_PVSYNC, &fio_pvsync_engine},
+	{FIO_ENGINE_PVSYNC2, &fio_pvsync2_engine},
+	{FIO_ENGINE_LIBAIO, &fio_libaio_engine},
+	{FIO_ENGINE_IO_URING, &fio_io_uring_engine},
+};
+
+struct xctx *fio_xctx(struct fio_thread *td)
+{
+	return task_xctx(td->task);
+}
+
+struct system *fio_system(struct fio_thread *td)
+{
+	return td->run->sys;
+}
+
+/* ---- offsets, sizes, directions ---- */
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* A new pass over f: a full-period affine permutation of its blocks, so
+ * every block is visited once, in a scrambled order, with no memory per
+ * block. */
+static void file_new_pass(struct fio_thread *td, struct fio_file *f)
+{
+	struct sim_rng *rng = &td->comp.rng;
+	uint64_t n = f->nblocks;
+
+	f->perm_a = 1;
+	if (n > 2)
+		do
+			f->perm_a = 1 + sim_rng_below(rng, n - 1);
+		while (gcd64(f->perm_a, n) != 1);
+	f->perm_c = n ? sim_rng_below(rng, n) : 0;
+	f->perm_i = 0;
+	f->pos = 0;
+}
+
+static enum fio_ddir pick_ddir(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	bool r = fio_rw_does(o->rw, FIO_DDIR_READ);
+	bool w = fio_rw_does(o->rw, FIO_DDIR_WRITE);
+
+	if (r && w)
+		return sim_rng_below(&td->comp.rng, 100) < o->rwmix[FIO_DDIR_READ] ?
+		       FIO_DDIR_READ : FIO_DDIR_WRITE;
+	return w ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+}
+
+static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
+{
+	const struct job_options *o = td->o;
+
+	if (o->bssplit_nr[d]) {
+		unsigned v = (unsigned)sim_rng_below(&td->comp.rng, 100), sum = 0;
+		for (unsigned i = 0; i < o->bssplit_nr[d]; i++) {
+			sum += o->bssplit[d][i].perc;
+			if (v < sum)
+				return o->bssplit[d][i].bs;
+		}
+		return o->bssplit[d][o->bssplit_nr[d] - 1].bs;
+	}
+	if (o->max_bs[d] > o->min_bs[d] && o->min_bs[d]) {
+		uint64_t steps = (o->max_bs[d] - o->min_bs[d]) / o->min_bs[d] + 1;
+		return o->min_bs[d] * (1 + sim_rng_below(&td->comp.rng, steps));
+	}
+	return o->bs[d];
+}
+
+/* The next offset in f for a bs-sized I/O, or false at the end of a pass. */
+static bool pick_offset(struct fio_thread *td, struct fio_file *f, uint64_t bs,
+			uint64_t *off)
+{
+	const struct job_options *o = td->o;
+	uint64_t unit = f->io_size / f->nblocks;
+
+	if (fio_rw_random(o->rw)) {
+		uint64_t blk;
+		if (o->norandommap) {
+			blk = sim_rng_below(&td->comp.rng, f->nblocks);
+		} else {
+			if (f->perm_i >= f->nblocks)
+				return false;
+			blk = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks;
+		}
+		uint64_t rel = blk * unit;
+		if (rel + bs > f->io_size)
+			rel = (f->io_size - bs) / unit * unit;
+		*off = f->region_start + rel;
+		return true;
+	}
+	if (f->pos + bs > f->io_size)
+		return false;
+	*off = f->region_start + f->pos;
+	f->pos += bs + (uint64_t)(o->rw_seq_add > 0 ? o->rw_seq_add : 0);
+	return true;
+}
+
+static bool thread_done_issuing(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	if (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline)
+		return true;
+	if (o->number_ios && td->ios_issued >= o->number_ios)
+		return true;
+	return td->exhausted || td->error;
+}
+
+/* Fill u with the next I/O; false when the job has no more to do. */
+static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
+{
+	for (unsigned tries = 0; tries <= td->nfiles; tries++) {
+		struct fio_file *f = &td->files[td->next_file];
+		enum fio_ddir d = pick_ddir(td);
+		uint64_t bs = pick_bs(td, d), off;
+
+		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
+			return false;
+		if (!pick_offset(td, f, bs, &off)) {
+			/* One pass over the file is done; fio goes round again
+			 * while the job has time or bytes left. */
+			file_new_pass(td, f);
+			if (!pick_offset(td, f, bs, &off))
+				return false;
+		}
+		td->next_file = (td->next_file + 1) % td->nfiles;
+		unsigned idx = u->idx;
+		*u = (struct fio_io_u){
+			.td = td, .idx = idx, .ddir = d, .file = f, .offset = off,
+			.len = (uint32_t)bs,
+		};
+		u->nr_segs = (uint32_t)((off % td->page_size + bs + td->page_size - 1) /
+					td->page_size);
+		return true;
+	}
+	return false;
+}
+
+static struct fio_io_u *get_io_u(struct fio_thread *td)
+{
+	struct fio_io_u *u = td->free_io_us;
+	if (u)
+		td->free_io_us = u->next;
+	return u;
+}
+
+static void put_io_u(struct fio_thread *td, struct fio_io_u *u)
+{
+	u->next = td->free_io_us;
+	td->free_io_us = u;
+}
+
+/* ---- what engines report ---- */
+
+void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
+{
+	u->issue_time = sim_now(td->comp.sim);
+}
+
+void fio_submitted(struct fio_thread *td, unsigned nr)
+{
+	if (td->stats_on && nr)
+		stats_add_submit(td->stats, sim_now(td->comp.sim), nr, td->inflight);
+}
+
+void fio_reaped(struct fio_thread *td, unsigned nr)
+{
+	if (td->stats_on && nr)
+		stats_add_reap(td->stats, sim_now(td->comp.sim), nr);
+}
+
+void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
+{
+	struct xctx *x = task_xctx(td->task);
+	sim_time now = sim_now(td->comp.sim);
+
+	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
+	g_assert(td->inflight > 0);
+	td->inflight--;
+	if (res < 0) {
+		if (!td->error)
+			td->error = (int)-res;
+	} else if (td->stats_on && u->start_time >= td->ramp_end) {
+		if (u->sync_op) {
+			stats_add_sync(td->stats, now, now - u->start_time);
+		} else {
+			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
+				     (uint64_t)res, u->issue_time - u->start_time,
+				     now - u->issue_time, now - u->start_time);
+			td->ios_done++;
+		}
+	}
+	put_io_u(td, u);
+}
+
+void fio_resume(struct fio_thread *td)
+{
+	task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
+}
+
+/* ---- the loop ---- */
+
+static void thread_finish(struct fio_thread *td)
+{
+	struct fio_run *r = td->run;
+	struct task_usage u;
+
+	td->end_time = sim_now(td->comp.sim);
+	task_usage(td->task, &u);
+	stats_set_cpu(td->stats, u.usr_ns - td->usage_at_ramp.usr_ns,
+		      u.sys_ns - td->usage_at_ramp.sys_ns,
+		      u.nvcsw + u.nivcsw - td->usage_at_ramp.nvcsw -
+		      td->usage_at_ramp.nivcsw, 0, 0);
+	stats_finish(td->stats, td->end_time);
+	td->finished = true;
+	if (td->eng->cleanup)
+		td->eng->cleanup(td);
+	task_exit(td->task);
+	if (--r->running == 0)
+		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
+}
+
+static void do_io(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	struct xctx *x = task_xctx(td->task);
+	const struct fio_params *fp = &td->run->sys->sp.fio;
+
+	xctx_charge(x, st_loop, fp->loop);
+	if (!td->stats_on && sim_now(td->comp.sim) >= td->ramp_end) {
+		td->stats_on = true;
+		task_usage(td->task, &td->usage_at_ramp);
+	}
+	bool stop = thread_done_issuing(td);
+	if (!stop && td->inflight < o->iodepth) {
+		struct fio_io_u *u = get_io_u(td);
+		g_assert(u);
+		if (fill_io_u(td, u)) {
+			xctx_charge(x, st_prep, fp->io_u_prep);
+			u->start_time = sim_now(td->comp.sim);
+			td->bytes_issued += u->len;
+			td->ios_issued++;
+			td->inflight++;
+			td->eng->queue(td, u);
+			if (td->eng->sync)
+				return;	/* the engine resumes the loop */
+			td->queued++;
+			if (td->queued >= o->iodepth_batch || td->inflight >= o->iodepth) {
+				td->queued = 0;
+				td->eng->commit(td);
+				return;
+			}
+			task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
+			return;
+		}
+		put_io_u(td, u);
+		td->exhausted = true;
+		stop = true;
+	}
+	if (td->queued) {
+		td->queued = 0;
+		td->eng->commit(td);
+		return;
+	}
+	if (td->inflight) {
+		/* wait_for_completions: at least iodepth_batch_complete_min
+		 * when the queue is full; everything when quiescing. */
+		unsigned min = stop ? td->inflight :
+			       MAX(1u, MIN(o->iodepth_batch_complete_min, td->inflight));
+		unsigned max = stop ? td->inflight :
+			       MAX(min, o->iodepth_batch_complete_max);
+		td->eng->getevents(td, min, max);
+		return;
+	}
+	thread_finish(td);
+}
+
+static void td_handle(struct sim_component *c, unsigned type, void *ptr,
+		      uint64_t arg)
+{
+	struct fio_thread *td = (struct fio_thread *)c;
+
+	if (type == TD_BEGIN)
+		task_start(td->task, SIM_MSG(c, TD_LOOP, NULL, 0));
+	else
+		do_io(td);
+}
+
+static const struct sim_component_ops td_ops = {
+	.name = "fio.thread",
+	.handle = td_handle,
+};
+
+/* Start the threads of the next stonewall phase; stop after the last. */
+static void start_phase(struct fio_run *r)
+{
+	struct sim *s = &r->sys->sim;
+
+	while (r->phase < r->nphases) {
+		unsigned ph = r->phase++;
+		for (unsigned i = 0; i < r->threads->len; i++) {
+			struct fio_thread *td = r->threads->pdata[i];
+			const struct job_options *o = td->o;
+			if (td->phase != ph)
+				continue;
+			sim_time delay = o->start_delay;
+			if (o->start_delay_high > o->start_delay)
+				delay += sim_rng_below(&td->comp.rng, o->start_delay_high -
+						       o->start_delay + 1);
+			td->start_time = sim_now(s) + delay;
+			td->ramp_end = td->start_time + o->ramp_time;
+			td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
+			stats_init(td->stats, &td->stats_cfg, td->ramp_end);
+			td->started = true;
+			r->running++;
+			sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+		}
+		if (r->running)
+			return;
+	}
+	s->stop = true;
+}
+
+static void run_handle(struct sim_component *c, unsigned type, void *ptr,
+		       uint64_t arg)
+{
+	start_phase((struct fio_run *)c);
+}
+
+static const struct sim_component_ops run_ops = {
+	.name = "fio",
+	.handle = run_handle,
+};
+
+/* ---- set-up ---- */
+
+static const struct fio_engine_ops *engine_for(enum fio_ioengine e)
+{
+	for (unsigned i = 0; i < G_N_ELEMENTS(engines); i++)
+		if (engines[i].id == e)
+			return engines[i].ops;
+	return NULL;
+}
+
+static bool refuse(const struct job *job, const char *option, GError **err,
+		   const char *why)
+{
+	const char *file = job->file;
+	int line = job->line;
+
+	jobopt_location(job, option, &file, &line);
+	storsim_unsupported_error(err, file, line, option, "%s", why);
+	return false;
+}
+
+/* What the job asks for that the simulation would get wrong. */
+static bool check_modelled(const struct job *job, GError **err)
+{
+	const struct job_options *o = &job->o;
+
+	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
+		if (o->rate[d] || o->rate_iops[d])
+			return refuse(job, o->rate[d] ? "rate" : "rate_iops", err,
+				      "rate limits are not modelled yet");
+	}
+	if (o->thinktime)
+		return refuse(job, "thinktime", err, "thinktime is not modelled yet");
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
+		return refuse(job, "rw", err, "trims are not modelled yet");
+	if (o->random_distribution != FIO_RAND_UNIFORM)
+		return refuse(job, "random_distribution", err,
+			      "only the uniform random distribution is modelled");
+	if (!o->direct && o->ioengine != FIO_ENGINE_NULL)
+		return refuse(job, "direct", err,
+			      "buffered I/O (direct=0) is not modelled yet");
+	if (o->sync != FIO_SYNC_NONE || o->fsync_blocks || o->fdatasync_blocks ||
+	    o->end_fsync)
+		return refuse(job, o->sync != FIO_SYNC_NONE ? "sync" :
+			      o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
+			      "fdatasync" : "end_fsync", err,
+			      "fsync and O_SYNC are not modelled yet");
+	if (o->read_iolog || o->write_iolog)
+		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
+			      "iolog replay and recording are not wired up yet");
+	return true;
+}
+
+/* fio's file names: filename= (':'-separated, '\:' escaped), else
+ * filename_format ($jobname.$jobnum.$filenum) in directory=. */
+static GPtrArray *file_names(const struct job *job, unsigned jobnum)
+{
+	const struct job_options *o = &job->o;
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+
+	if (o->filename) {
+		GString *cur = g_string_new(NULL);
+		for (const char *p = o->filename; ; p++) {
+			if (*p == '\\' && p[1] == ':') {
+				g_string_append_c(cur, ':');
+				p++;
+			} else if (*p == ':' || *p == '\0') {
+				if (cur->len)
+					g_ptr_array_add(names, g_strdup(cur->str));
+				g_string_truncate(cur, 0);
+				if (!*p)
+					break;
+			} else {
+				g_string_append_c(cur, *p);
+			}
+		}
+		g_string_free(cur, TRUE);
+	} else {
+		const char *fmt = o->filename_format ? o->filename_format :
+				  "$jobname.$jobnum.$filenum";
+		for (unsigned i = 0; i < MAX(o->nrfiles, 1u); i++) {
+			GString *s = g_string_new(NULL);
+			for (const char *p = fmt; *p; ) {
+				if (g_str_has_prefix(p, "$jobname")) {
+					g_string_append(s, job->section);
+					p += 8;
+				} else if (g_str_has_prefix(p, "$jobnum")) {
+					g_string_append_printf(s, "%u", jobnum);
+					p += 7;
+				} else if (g_str_has_prefix(p, "$filenum")) {
+					g_string_append_printf(s, "%u", i);
+					p += 8;
+				} else {
+					g_string_append_c(s, *p++);
+				}
+			}
+			char *name = o->directory ?
+				     g_build_filename(o->directory, s->str, NULL) :
+				     g_build_filename("/", s->str, NULL);
+			g_ptr_array_add(names, name);
+			g_string_free(s, TRUE);
+		}
+	}
+	return names;
+}
+
+static bool setup_files(struct fio_thread *td, GError **err)
+{
+	const struct job *job = td->job;
+	const struct job_options *o = td->o;
+	g_autoptr(GPtrArray) names = file_names(job, td->index);
+	bool writes = fio_rw_does(o->rw, FIO_DDIR_WRITE);
+	uint64_t per_file = o->size ? o->size / names->len : 0;
+
+	if (o->size_percent || o->offset_percent || o->io_size_percent)
+		return refuse(job, "size", err,
+			      "sizes and offsets in percent are not modelled yet");
+	td->nfiles = names->len;
+	td->files = g_new0(struct fio_file, td->nfiles);
+	for (unsigned i = 0; i < td->nfiles; i++) {
+		struct fio_file *f = &td->files[i];
+		uint64_t want = o->file_size_low ? o->file_size_low : per_file;
+		struct system_open_args a = {
+			.path = names->pdata[i],
+			.direct = o->direct,
+			/* fio lays out a file it creates: written when the job
+			 * reads it or asks overwrite=1, else fallocated. */
+			.create_size = want + o->offset,
+			.create_written = !writes || o->overwrite || o->pre_read,
+			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
+		};
+		f->path = g_strdup(names->pdata[i]);
+		if (o->ioengine == FIO_ENGINE_NULL) {
+			f->f = NULL;
+			f->io_size = want ? want : 1ull << 30;
+		} else {
+			const char *ofile = job->file;
+			int oline = job->line;
+			jobopt_location(job, "filename", &ofile, &oline);
+			f->f = system_open_args(fio_system(td), &a, err);
+			if (!f->f) {
+				g_prefix_error(err, "%s:%d: ", ofile, oline);
+				return false;
+			}
+			if (f->f->size <= o->offset) {
+				storsim_input_error(err, ofile, oline, "filename",
+						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
+						    "no room at offset %" G_GUINT64_FORMAT,
+						    f->path, f->f->size, o->offset);
+				return false;
+			}
+			uint64_t avail = f->f->size - o->offset;
+			f->io_size = want && want < avail ? want : avail;
+		}
+		f->region_start = o->offset + (uint64_t)td->clone * o->offset_increment;
+		uint64_t min_bs = UINT64_MAX;
+		for (int d = 0; d < FIO_DDIR_COUNT; d++)
+			if (fio_rw_does(o->rw, d))
+				min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
+		f->nblocks = MAX(f->io_size / min_bs, 1u);
+		file_new_pass(td, f);
+	}
+	uint64_t total = 0;
+	for (unsigned i = 0; i < td->nfiles; i++)
+		total += td->files[i].io_size;
+	td->io_budget = (o->io_size ? o->io_size : total) * MAX(o->loops, 1u);
+	return true;
+}
+
+static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
+				     unsigned clone, unsigned index,
+				     unsigned phase, GError **err)
+{
+	struct fio_thread *td = g_new0(struct fio_thread, 1);
+	const struct job_options *o = &job->o;
+	struct system *sys = r->sys;
+	struct cpumask allowed = {{0}};
+	unsigned ncpus = host_ncpus(sys->host);
+
+	td->run = r;
+	td->job = job;
+	td->o = o;
+	td->clone = clone;
+	td->index = index;
+	td->phase = phase;
+	td->page_size = (uint32_t)sys->sp.cpu.page_size;
+	g_snprintf(td->name, sizeof(td->name), "fio/%s.%u", job->section, clone);
+	g_ptr_array_add(r->threads, td);
+	sim_component_init(&sys->sim, &td->comp, &td_ops, td->name);
+
+	td->eng = engine_for(o->ioengine);
+	if (!td->eng) {
+		refuse(job, "ioengine", err, "this engine is not modelled yet");
+		return NULL;
+	}
+	if (!check_modelled(job, err) || !setup_files(td, err))
+		return NULL;
+
+	if (o->cpus_allowed_set) {
+		unsigned n = 0, which = 0;
+		for (unsigned c = 0; c < ncpus; c++)
+			n += job_options_cpu_isset(o, c);
+		if (n == 0) {
+			refuse(job, "cpus_allowed", err,
+			       "names no CPU of the simulated host");
+			return NULL;
+		}
+		for (unsigned c = 0; c < ncpus; c++) {
+			if (!job_options_cpu_isset(o, c))
+				continue;
+			/* cpus_allowed_policy=split: each clone gets one. */
+			if (o->cpus_allowed_policy == FIO_CPUS_SHARED ||
+			    which++ % n == clone % n)
+				cpumask_set(&allowed, c);
+		}
+	}
+	td->task = task_new(sys->host, td->name, TASK_USER, 100 + (int)index,
+			    o->cpus_allowed_set ? &allowed : NULL);
+	td->io_us = g_new0(struct fio_io_u, o->iodepth);
+	for (unsigned i = 0; i < o->iodepth; i++) {
+		td->io_us[i].idx = i;
+		put_io_u(td, &td->io_us[i]);
+	}
+
+	if (td->eng->init && !td->eng->init(td, err))
+		return NULL;
+	/* After init: an engine may turn out synchronous (null at iodepth 1). */
+	stats_config_init(&td->stats_cfg);
+	td->stats_cfg.disable_lat = o->disable_lat;
+	td->stats_cfg.disable_clat = o->disable_clat;
+	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync;
+	td->stats_cfg.disable_bw = o->disable_bw;
+	td->stats_cfg.clat_percentiles = o->clat_percentiles;
+	td->stats_cfg.lat_percentiles = o->lat_percentiles;
+	td->stats_cfg.slat_percentiles = o->slat_percentiles;
+	if (o->percentile_nr) {
+		td->stats_cfg.nr_percentiles = o->percentile_nr;
+		memcpy(td->stats_cfg.percentiles, o->percentile_list,
+		       sizeof(double) * o->percentile_nr);
+	}
+	td->stats_cfg.bw_avg_ms = o->bw_avg_time / SIM_MSEC;
+	td->stats_cfg.iops_avg_ms = o->iops_avg_time / SIM_MSEC;
+	td->stats = stats_new(&td->stats_cfg, 0);
+	return td;
+}
+
+struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
+			    GError **err)
+{
+	struct fio_run *r = g_new0(struct fio_run, 1);
+	unsigned index = 0, phase = 0;
+
+	st_prep = stage_register("fio_get_io_u", CPU_USR, "fio: get_io_u");
+	st_complete = stage_register("fio_io_completed", CPU_USR, "fio: io_completed");
+	st_loop = stage_register("fio_do_io", CPU_USR, "fio: do_io");
+	r->sys = sys;
+	r->jl = jl;
+	r->threads = g_ptr_array_new();
+	r->out_jobs = g_array_new(FALSE, TRUE, sizeof(struct output_job));
+	r->owned = g_ptr_array_new_with_free_func(g_free);
+	r->sums = g_ptr_array_new_with_free_func((GDestroyNotify)stats_free);
+	r->disks = g_array_new(FALSE, TRUE, sizeof(struct output_disk));
+	sim_component_init(&sys->sim, &r->comp, &run_ops, "fio");
+	for (unsigned j = 0; j < jl->jobs->len; j++) {
+		const struct job *job = jl->jobs->pdata[j];
+		if (j > 0 && job->o.stonewall)
+			phase++;
+		for (unsigned c = 0; c < MAX(job->o.numjobs, 1u); c++) {
+			if (!thread_new(r, job, c, index++, phase, err)) {
+				fio_run_free(r);
+				return NULL;
+			}
+		}
+	}
+	r->nphases = phase + 1;
+	return r;
+}
+
+/* ---- results ---- */
+
+static const char *keep(struct fio_run *r, char *s)
+{
+	g_ptr_array_add(r->owned, s);
+	return s;
+}
+
+static void fill_output_job(struct fio_run *r, struct output_job *oj,
+			    const struct fio_thread *td, const struct job_stats *st,
+			    bool is_clone)
+{
+	const struct job *job = td->job;
+	const struct job_options *o = td->o;
+	unsigned n = job->opts->len;
+	struct output_option *opts = g_new0(struct output_option, n);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct job_opt *jo = &g_array_index(job->opts, struct job_opt, i);
+		opts[i].name = jo->name;
+		opts[i].value = jo->value;
+	}
+	keep(r, (char *)opts);
+	output_job_init(oj);
+	oj->name = job->section;
+	oj->groupid = job->groupid;
+	oj->error = td->error;
+	oj->pid = 1000 + (int)td->index;
+	oj->description = o->description;
+	oj->elapsed_s = (unsigned)((td->end_time + SIM_SEC - 1) / SIM_SEC);
+	oj->options = opts;
+	oj->nr_options = n;
+	oj->rw = keep(r, g_strdup(fio_rw_name(o->rw)));
+	for (int d = 0; d < STATS_DDIR_NR; d++) {
+		oj->min_bs[d] = o->min_bs[d] ? o->min_bs[d] : o->bs[d];
+		oj->max_bs[d] = o->max_bs[d] ? o->max_bs[d] : o->bs[d];
+	}
+	oj->ioengine = fio_ioengine_name(o->ioengine);
+	oj->iodepth = o->iodepth;
+	oj->numjobs = o->numjobs;
+	oj->is_clone = is_clone;
+	oj->kb_base = o->kb_base;
+	oj->unit_bits = o->unit_base == 1;
+	oj->group_reporting = o->group_reporting;
+	oj->latency_depth = o->iodepth;
+	oj->stats = st;
+}
+
+static void build_output(struct fio_run *r)
+{
+	const struct job_list *jl = r->jl;
+
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *td = r->threads->pdata[i];
+		struct output_job oj;
+		if (td->o->group_reporting) {
+			/* One entry for the whole reporting group. */
+			bool seen = false;
+			for (unsigned k = 0; k < i; k++) {
+				struct fio_thread *p = r->threads->pdata[k];
+				seen |= p->o->group_reporting &&
+					p->job->groupid == td->job->groupid;
+			}
+			if (seen)
+				continue;
+			struct job_stats *sum = stats_new(&td->stats_cfg, td->ramp_end);
+			sum->members = 0;
+			for (unsigned k = i; k < r->threads->len; k++) {
+				struct fio_thread *p = r->threads->pdata[k];
+				if (p->job->groupid == td->job->groupid)
+					stats_sum(sum, p->stats);
+			}
+			g_ptr_array_add(r->sums, sum);
+			fill_output_job(r, &oj, td, sum, false);
+		} else {
+			fill_output_job(r, &oj, td, td->stats, td->clone > 0);
+		}
+		g_array_append_val(r->out_jobs, oj);
+	}
+	struct output_option *gopts = g_new0(struct output_option,
+					     jl->global_opts->len);
+	for (unsigned i = 0; i < jl->global_opts->len; i++) {
+		const struct job_opt *jo = &g_array_index(jl->global_opts,
+							  struct job_opt, i);
+		gopts[i].name = jo->name;
+		gopts[i].value = jo->value;
+	}
+	keep(r, (char *)gopts);
+	system_disk_stats(r->sys, r->disks);
+	r->out = (struct output_run){
+		.version = "storsim-" PACKAGE_VERSION,
+		.timestamp = 0,
+		.global_options = gopts,
+		.nr_global_options = jl->global_opts->len,
+		.jobs = (const struct output_job *)r->out_jobs->data,
+		.nr_jobs = r->out_jobs->len,
+		.disks = (const struct output_disk *)r->disks->data,
+		.nr_disks = r->disks->len,
+	};
+}
+
+bool fio_run_exec(struct fio_run *r, GError **err)
+{
+	struct sim *s = &r->sys->sim;
+
+	system_reset_stats(r->sys);
+	start_phase(r);
+	sim_run(s, SIM_TIME_MAX);
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *td = r->threads->pdata[i];
+		if (!td->finished) {
+			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL,
+				    "job %s did not finish (simulation stalled at "
+				    "%" G_GUINT64_FORMAT " ns)", td->name, sim_now(s));
+			return false;
+		}
+	}
+	build_output(r);
+	return true;
+}
+
+const struct output_run *fio_run_output(struct fio_run *r)
+{
+	return &r->out;
+}
+
+void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
+		    double *bw_bytes)
+{
+	*ios = 0;
+	*iops = 0;
+	*bw_bytes = 0;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		double secs = (double)(td->end_time - td->ramp_end) / SIM_SEC;
+		uint64_t bytes = 0, n = 0;
+		for (int d = 0; d < STATS_DDIR_NR; d++) {
+			bytes += td->stats->io_bytes[d];
+			n += td->stats->total_ios[d];
+		}
+		*ios += n;
+		if (secs > 0) {
+			*iops += n / secs;
+			*bw_bytes += bytes / secs;
+		}
+	}
+}
+
+void fio_run_free(struct fio_run *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *td = r->threads->pdata[i];
+		for (unsigned f = 0; f < td->nfiles; f++)
+			g_free(td->files[f].path);
+		g_free(td->files);
+		g_free(td->io_us);
+		stats_free(td->stats);
+		g_free(td);
+	}
+	g_ptr_array_free(r->threads, TRUE);
+	g_array_free(r->out_jobs, TRUE);
+	g_ptr_array_free(r->owned, TRUE);
+	g_ptr_array_free(r->sums, TRUE);
+	g_array_free(r->disks, TRUE);
+	g_free(r);
+}

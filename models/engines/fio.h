@@ -1,0 +1,44 @@
+/*
+ * fio, simulated: the job threads of a job file and their I/O engines.
+ */
+#ifndef STORSIM_FIO_H
+#define STORSIM_FIO_H
+
+#include <glib.h>
+
+#include "jobfile.h"
+#include "output.h"
+#include "params.h"
+#include "sim.h"
+
+/* fio's own user-space CPU costs (host profile, model "fio"). */
+struct fio_params {
+	sim_time io_u_prep;	/* get_io_u: direction, size, offset, clocks */
+	sim_time io_u_complete;	/* io_completed: latencies, stats, put io_u */
+	sim_time loop;		/* one pass of do_io's loop */
+	sim_time sqe_prep;	/* io_uring engine: fill one SQE */
+	sim_time cqe_reap;	/* io_uring engine: read one CQE */
+	sim_time aio_prep;	/* libaio engine: io_prep_* one iocb */
+	sim_time event_reap;	/* libaio engine: one io_event */
+};
+
+extern const struct param_def fio_param_table[];
+
+struct system;
+struct fio_run;
+
+/* Set up the jobs of jl (which must outlive the run) on sys: open or
+ * create their files, check what storsim models. */
+struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
+			    GError **err);
+/* Run every job, group after group, to the end. */
+bool fio_run_exec(struct fio_run *r, GError **err);
+/* The results, as fio reports them; valid until fio_run_free. */
+const struct output_run *fio_run_output(struct fio_run *r);
+/* Totals for reports: I/Os completed in the measured window, its length,
+ * and the summed IOPS and bytes per second of every job. */
+void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
+		    double *bw_bytes);
+void fio_run_free(struct fio_run *r);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * Between the simulated fio and its I/O engines: the job thread and io_u
+ * as the engines see them, and the engine ops table (fio's ioengine_ops,
+ * reduced to what a simulation needs).
+ *
+ * Every engine hook runs inside a step of the job thread's task and, except
+ * for an async queue(), ends that step: it charges its user and kernel work
+ * and continues the thread with fio_resume() (directly, or from a later
+ * step after sleeping), having reported each finished io_u with
+ * fio_io_done().
+ */
+#ifndef STORSIM_FIO_ENGINE_H
+#define STORSIM_FIO_ENGINE_H
+
+#include "engines/fio.h"
+#include "fs/vfs.h"
+#include "host/host.h"
+#include "stats.h"
+
+struct fio_thread;
+
+struct fio_file {
+	struct sfile *f;
+	char *path;
+	uint64_t region_start;	/* offset= */
+	uint64_t io_size;	/* bytes of the region the job uses */
+	uint64_t nblocks;	/* of the smallest block size */
+	uint64_t perm_a, perm_c, perm_i;	/* random order of this pass */
+	uint64_t pos;		/* sequential position in the region */
+};
+
+struct fio_io_u {
+	struct fio_thread *td;
+	unsigned idx;
+	enum fio_ddir ddir;
+	bool sync_op;		/* fsync/fdatasync */
+	struct fio_file *file;
+	uint64_t offset;
+	uint32_t len;
+	uint32_t nr_segs;
+	sim_time start_time, issue_time;
+	struct kiocb kiocb;	/* for engines that call the file directly */
+	struct fio_io_u *next;
+};
+
+struct fio_engine_ops {
+	const char *name;
+	bool sync;	/* queue() performs the whole I/O and resumes */
+	bool needs_kernel;	/* opens files (not the null engine) */
+	/* Set up; refuse what is not modelled. Not required. */
+	bool (*init)(struct fio_thread *td, GError **err);
+	void (*cleanup)(struct fio_thread *td);
+	/* Async: prepare u for the next commit, in the current step. Sync:
+	 * do the I/O, report it and resume. Required. */
+	void (*queue)(struct fio_thread *td, struct fio_io_u *u);
+	/* Submit what queue() prepared; set each io_u's issue_time. */
+	void (*commit)(struct fio_thread *td);
+	/* Reap between min and max completions. */
+	void (*getevents)(struct fio_thread *td, unsigned min, unsigned max);
+};
+
+struct fio_thread {
+	struct sim_component comp;	/* first: events and the rng */
+	struct fio_run *run;
+	const struct job *job;
+	const struct job_options *o;
+	unsigned clone;
+	unsigned phase;
+	unsigned index;		/* among all threads, fio's job number */
+	char name[80];
+	struct task *task;
+	const struct fio_engine_ops *eng;
+	void *eng_data;
+	uint32_t page_size;
+
+	struct fio_file *files;
+	unsigned nfiles, next_file;
+	struct fio_io_u *io_us;
+	struct fio_io_u *free_io_us;
+	unsigned inflight;	/* queued, committed or in the kernel */
+	unsigned queued;	/* prepared, not yet committed */
+	uint64_t io_budget;	/* bytes (io_size) */
+	uint64_t bytes_issued, ios_issued, ios_done;
+	unsigned loops_left;
+	bool exhausted, started, finished, stats_on;
+	int error;
+
+	sim_time start_time, ramp_end, run_deadline, end_time;
+	struct task_usage usage_at_ramp;
+	struct stats_config stats_cfg;
+	struct job_stats *stats;
+};
+
+extern const struct fio_engine_ops fio_null_engine, fio_null_engine_sync,
+	fio_sync_engine,
+	fio_psync_engine, fio_vsync_engine, fio_pvsync_engine,
+	fio_pvsync2_engine, fio_io_uring_engine, fio_libaio_engine;
+
+/* Called by engines */
+struct xctx *fio_xctx(struct fio_thread *td);
+struct system *fio_system(struct fio_thread *td);
+/* u left for the kernel now (its issue_time); nr I/Os went in one call. */
+void fio_io_issued(struct fio_thread *td, struct fio_io_u *u);
+void fio_submitted(struct fio_thread *td, unsigned nr);
+void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res);
+void fio_reaped(struct fio_thread *td, unsigned nr);
+void fio_resume(struct fio_thread *td);
+
+#endif

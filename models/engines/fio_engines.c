@@ -1,0 +1,438 @@
+/*
+ * fio's I/O engines, user side: null, the synchronous family (sync, psync,
+ * vsync, pvsync, pvsync2) and io_uring.
+ *
+ * Stands for fio 3.33's engines/null.c, engines/sync.c and
+ * engines/io_uring.c. Each engine does in simulated user space what fio
+ * does (fill an SQE, read a CQE) and calls the kernel models for the
+ * syscalls: read/pread/preadv(2) go straight to the file, sleeping until
+ * the I/O completes; io_uring_enter goes to the io_uring model.
+ *
+ * The io_uring engine sets its ring up as fio did in mid-2023 (commit
+ * 04361e9a): COOP_TASKRUN | SINGLE_ISSUER | DEFER_TASKRUN, so completions
+ * are posted only inside io_uring_enter(GETEVENTS), which both the submit
+ * call (io_uring_enter(nr, 0, GETEVENTS)) and the reap call
+ * (io_uring_enter(0, min, GETEVENTS)) make. It reaps from the CQ ring
+ * without a syscall when CQEs are there.
+ *
+ * Parameters: fio's user costs (model "fio"), the syscall cost (model
+ * "cpu"), the kernel's (models "io_uring", "blk_mq", ...).
+ * Left out: hipri (polled rings), sqthread_poll, force_async and the
+ * io_uring_cmd engine are refused; libaio is in fio_libaio.c.
+ */
+#include <glib.h>
+
+#include "engines/fio_engine.h"
+#include "engines/io_uring.h"
+#include "system.h"
+#include "util.h"
+
+static stage_id st_syscall, st_sqe, st_cqe;
+
+static void register_stages(void)
+{
+	st_syscall = stage_register("syscall", CPU_SYS,
+				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
+	st_sqe = stage_register("fio_sqe_prep", CPU_USR, "fio_ioring_prep");
+	st_cqe = stage_register("fio_cqe_reap", CPU_USR, "fio_ioring_cqring_reap");
+}
+
+static bool refuse_option(struct fio_thread *td, const char *option,
+			  const char *why, GError **err)
+{
+	const char *file = td->job->file;
+	int line = td->job->line;
+
+	jobopt_location(td->job, option, &file, &line);
+	storsim_unsupported_error(err, file, line, option, "%s", why);
+	return false;
+}
+
+/* ---- null ---- */
+
+/* fio's null engine: with iodepth 1 it completes in queue(); otherwise
+ * commit() completes everything queued and getevents() returns it. The
+ * completion of a synchronous I/O is taken in the step after its work, so
+ * that its latency is the time fio's own code took. */
+struct null_data {
+	struct sim_component comp;
+	struct fio_thread *td;
+	struct fio_io_u **queued;
+	unsigned nqueued;
+};
+
+enum { NULL_DONE };
+
+static void null_handle(struct sim_component *c, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	struct null_data *nd = (struct null_data *)c;
+	fio_io_done(nd->td, ptr, ((struct fio_io_u *)ptr)->len);
+	fio_reaped(nd->td, 1);
+	fio_resume(nd->td);
+}
+
+static const struct sim_component_ops null_ops = {
+	.name = "fio.null",
+	.handle = null_handle,
+};
+
+static bool null_init(struct fio_thread *td, GError **err)
+{
+	struct null_data *nd = g_new0(struct null_data, 1);
+	nd->td = td;
+	nd->queued = g_new0(struct fio_io_u *, td->o->iodepth);
+	sim_component_init(&fio_system(td)->sim, &nd->comp, &null_ops, td->name);
+	td->eng_data = nd;
+	if (td->o->iodepth == 1)
+		td->eng = &fio_null_engine_sync;
+	return true;
+}
+
+static void null_cleanup(struct fio_thread *td)
+{
+	struct null_data *nd = td->eng_data;
+	g_free(nd->queued);
+	g_free(nd);
+}
+
+static void null_queue_sync(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct null_data *nd = td->eng_data;
+
+	fio_io_issued(td, u);
+	fio_submitted(td, 1);
+	task_then(td->task, SIM_MSG(&nd->comp, NULL_DONE, u, 0));
+}
+
+static void null_queue(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct null_data *nd = td->eng_data;
+	nd->queued[nd->nqueued++] = u;
+}
+
+static void null_commit(struct fio_thread *td)
+{
+	struct null_data *nd = td->eng_data;
+	for (unsigned i = 0; i < nd->nqueued; i++)
+		fio_io_issued(td, nd->queued[i]);
+	fio_submitted(td, nd->nqueued);
+	fio_resume(td);
+}
+
+static void null_getevents(struct fio_thread *td, unsigned min, unsigned max)
+{
+	struct null_data *nd = td->eng_data;
+	unsigned n = nd->nqueued;
+	for (unsigned i = 0; i < n; i++)
+		fio_io_done(td, nd->queued[i], nd->queued[i]->len);
+	nd->nqueued = 0;
+	fio_reaped(td, n);
+	fio_resume(td);
+}
+
+const struct fio_engine_ops fio_null_engine = {
+	.name = "null",
+	.init = null_init,
+	.cleanup = null_cleanup,
+	.queue = null_queue,
+	.commit = null_commit,
+	.getevents = null_getevents,
+};
+
+const struct fio_engine_ops fio_null_engine_sync = {
+	.name = "null",
+	.sync = true,
+	.cleanup = null_cleanup,
+	.queue = null_queue_sync,
+};
+
+/* ---- sync, psync, vsync, pvsync, pvsync2 ---- */
+
+/* The task sleeps in the syscall until the I/O completes; a completion
+ * that happens inside the call (an inline completion) ends it without
+ * sleeping. */
+struct sync_data {
+	struct sim_component comp;
+	struct fio_thread *td;
+	struct fio_io_u *u;
+	bool done_inline;
+	bool in_call;
+};
+
+enum { SYNC_WOKEN };
+
+static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct fio_io_u *u = iocb->owner;
+	struct fio_thread *td = u->td;
+	struct sync_data *sd = td->eng_data;
+
+	iocb->res = res;
+	if (sd->in_call && xctx_task(x) == td->task)
+		sd->done_inline = true;
+	else
+		xctx_wake(x, td->task);
+}
+
+static void sync_finish(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct xctx *x = fio_xctx(td);
+	struct kiocb *k = &u->kiocb;
+
+	if (k->dio_complete)
+		k->dio_complete(x, k);
+	fio_io_done(td, u, k->res);
+}
+
+static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	struct sync_data *sd = (struct sync_data *)c;
+	sync_finish(sd->td, sd->u);
+	fio_reaped(sd->td, 1);
+	fio_resume(sd->td);
+}
+
+static const struct sim_component_ops sync_ops = {
+	.name = "fio.sync",
+	.handle = sync_handle,
+};
+
+static bool sync_init(struct fio_thread *td, GError **err)
+{
+	struct sync_data *sd = g_new0(struct sync_data, 1);
+
+	register_stages();
+	if (td->o->eng.hipri)
+		return refuse_option(td, "hipri",
+				     "polled synchronous I/O is not modelled yet", err);
+	sd->td = td;
+	sim_component_init(&fio_system(td)->sim, &sd->comp, &sync_ops, td->name);
+	td->eng_data = sd;
+	return true;
+}
+
+static void sync_cleanup(struct fio_thread *td)
+{
+	g_free(td->eng_data);
+}
+
+static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct sync_data *sd = td->eng_data;
+	struct xctx *x = fio_xctx(td);
+	struct sfile *f = u->file->f;
+	struct kiocb *k = &u->kiocb;
+	long ret;
+
+	/* sync does lseek() + read(); the others one positioned call. */
+	unsigned syscalls = td->eng == &fio_sync_engine ||
+			    td->eng == &fio_vsync_engine ? 2 : 1;
+	xctx_charge(x, st_syscall, fio_system(td)->sp.cpu.syscall * syscalls);
+	*k = (struct kiocb){
+		.file = f,
+		.pos = u->offset,
+		.len = u->len,
+		.nr_segs = u->nr_segs,
+		.write = u->ddir == FIO_DDIR_WRITE,
+		.sync_wait = true,
+		.flags = td->o->direct ? KI_DIRECT : 0,
+		.ki_complete = sync_ki_complete,
+		.owner = u,
+	};
+	fio_io_issued(td, u);
+	fio_submitted(td, 1);
+	sd->u = u;
+	sd->done_inline = false;
+	sd->in_call = true;
+	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
+	sd->in_call = false;
+	if (ret != -EIOCBQUEUED) {
+		k->res = ret;
+		k->dio_complete = NULL;
+	}
+	if (ret != -EIOCBQUEUED || sd->done_inline)
+		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+	else
+		task_sleep(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+}
+
+#define SYNC_ENGINE(var, engname) \
+	const struct fio_engine_ops var = { \
+		.name = engname, .sync = true, .needs_kernel = true, \
+		.init = sync_init, .cleanup = sync_cleanup, .queue = sync_queue, \
+	}
+
+SYNC_ENGINE(fio_sync_engine, "sync");
+SYNC_ENGINE(fio_psync_engine, "psync");
+SYNC_ENGINE(fio_vsync_engine, "vsync");
+SYNC_ENGINE(fio_pvsync_engine, "pvsync");
+SYNC_ENGINE(fio_pvsync2_engine, "pvsync2");
+
+/* ---- io_uring ---- */
+
+struct uring_data {
+	struct sim_component comp;
+	struct fio_thread *td;
+	struct io_ring *ring;
+	struct fio_io_u **pending;	/* queued, not yet submitted, in order */
+	unsigned npending;
+	unsigned min, max, got;		/* the getevents in progress */
+};
+
+enum { URING_COMMITTED, URING_ENTERED_REAP };
+
+static unsigned uring_reap(struct fio_thread *td, struct uring_data *ud,
+			   unsigned max)
+{
+	struct io_cqe cqe;
+	unsigned n = 0;
+
+	while (n < max && io_ring_cq_pop(ud->ring, &cqe)) {
+		fio_io_done(td, cqe.user_data, cqe.res);
+		n++;
+	}
+	xctx_charge(fio_xctx(td), st_cqe, fio_system(td)->sp.fio.cqe_reap * n);
+	return n;
+}
+
+static void uring_wait_more(struct fio_thread *td, struct uring_data *ud)
+{
+	ud->got += uring_reap(td, ud, ud->max - ud->got);
+	if (ud->got >= ud->min) {
+		fio_reaped(td, ud->got);
+		fio_resume(td);
+		return;
+	}
+	io_uring_enter(ud->ring, 0, ud->min - ud->got, IORING_ENTER_GETEVENTS,
+		       SIM_MSG(&ud->comp, URING_ENTERED_REAP, NULL, 0));
+}
+
+static void uring_handle(struct sim_component *c, unsigned type, void *ptr,
+			 uint64_t arg)
+{
+	struct uring_data *ud = (struct uring_data *)c;
+	struct fio_thread *td = ud->td;
+
+	switch (type) {
+	case URING_COMMITTED: {
+		unsigned nr = io_ring_last_submitted(ud->ring);
+		for (unsigned i = 0; i < nr; i++)
+			fio_io_issued(td, ud->pending[i]);
+		for (unsigned i = nr; i < ud->npending; i++)
+			ud->pending[i - nr] = ud->pending[i];
+		ud->npending -= nr;
+		fio_submitted(td, nr);
+		fio_resume(td);
+		break;
+	}
+	case URING_ENTERED_REAP:
+		uring_wait_more(td, ud);
+		break;
+	}
+}
+
+static const struct sim_component_ops uring_ops = {
+	.name = "fio.io_uring",
+	.handle = uring_handle,
+};
+
+static bool uring_init(struct fio_thread *td, GError **err)
+{
+	const struct fio_engine_options *e = &td->o->eng;
+	struct system *sys = fio_system(td);
+	struct uring_data *ud;
+
+	register_stages();
+	if (e->hipri)
+		return refuse_option(td, "hipri", "polled io_uring rings are not "
+				     "modelled yet", err);
+	if (e->sqthread_poll)
+		return refuse_option(td, "sqthread_poll",
+				     "SQPOLL is not modelled yet", err);
+	if (e->force_async)
+		return refuse_option(td, "force_async",
+				     "io-wq punts are not modelled yet", err);
+	ud = g_new0(struct uring_data, 1);
+	ud->td = td;
+	ud->pending = g_new0(struct fio_io_u *, td->o->iodepth);
+	sim_component_init(&sys->sim, &ud->comp, &uring_ops, td->name);
+	struct io_ring_config rc = {
+		.sq_entries = td->o->iodepth,
+		.cq_entries = 2 * td->o->iodepth,
+		.defer_taskrun = true,
+		.coop_taskrun = true,
+		.fixed_files = e->registerfiles,
+	};
+	ud->ring = io_ring_new(sys->host, td->task, &sys->sp.io_uring, &sys->kf, &rc);
+	td->eng_data = ud;
+	return true;
+}
+
+static void uring_cleanup(struct fio_thread *td)
+{
+	struct uring_data *ud = td->eng_data;
+	io_ring_free(ud->ring);
+	g_free(ud->pending);
+	g_free(ud);
+}
+
+static void uring_queue(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct uring_data *ud = td->eng_data;
+	struct io_sqe sqe = {
+		.op = u->ddir == FIO_DDIR_WRITE ? IO_OP_WRITE : IO_OP_READ,
+		.fixed_buf = td->o->eng.fixedbufs,
+		.file = u->file->f,
+		.off = u->offset,
+		.len = u->len,
+		.nr_segs = u->nr_segs,
+		.user_data = u,
+	};
+
+	xctx_charge(fio_xctx(td), st_sqe, fio_system(td)->sp.fio.sqe_prep);
+	g_assert(io_ring_sqe_push(ud->ring, &sqe));
+	ud->pending[ud->npending++] = u;
+}
+
+static void uring_commit(struct fio_thread *td)
+{
+	struct uring_data *ud = td->eng_data;
+
+	io_uring_enter(ud->ring, ud->npending, 0, IORING_ENTER_GETEVENTS,
+		       SIM_MSG(&ud->comp, URING_COMMITTED, NULL, 0));
+}
+
+static void uring_getevents(struct fio_thread *td, unsigned min, unsigned max)
+{
+	struct uring_data *ud = td->eng_data;
+
+	ud->min = min;
+	ud->max = max;
+	ud->got = 0;
+	uring_wait_more(td, ud);
+}
+
+const struct fio_engine_ops fio_io_uring_engine = {
+	.name = "io_uring",
+	.needs_kernel = true,
+	.init = uring_init,
+	.cleanup = uring_cleanup,
+	.queue = uring_queue,
+	.commit = uring_commit,
+	.getevents = uring_getevents,
+};
+
+/* ---- libaio ---- */
+
+static bool libaio_init(struct fio_thread *td, GError **err)
+{
+	return refuse_option(td, "ioengine", "libaio is not modelled yet", err);
+}
+
+const struct fio_engine_ops fio_libaio_engine = {
+	.name = "libaio",
+	.needs_kernel = true,
+	.init = libaio_init,
+};

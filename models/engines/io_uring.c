@@ -1,0 +1,394 @@
+/*
+ * io_uring: rings, submission, completion through task_work, waiting.
+ *
+ * Stands for io_uring/io_uring.c (io_uring_enter, io_submit_sqes,
+ * io_submit_sqe, io_req_task_work_add, io_req_local_work_add,
+ * io_run_local_work, io_cqring_wait, __io_fill_cqe) and io_uring/rw.c
+ * (io_prep_rw, io_read, io_write, io_complete_rw, io_req_rw_complete).
+ *
+ * Submission: io_uring_enter consumes up to to_submit SQEs under a block
+ * plug (when there are two or more), and for each read or write sets up
+ * the kiocb (IOCB_NOWAIT when the file allows it, IOCB_HIPRI on an IOPOLL
+ * ring, IOCB_DIO_CALLER_COMP for writes when the kernel has it) and calls
+ * the file's read_iter/write_iter. A request the file finishes at once is
+ * completed in place.
+ *
+ * Completion: the file calls ki_complete (io_complete_rw) in whatever
+ * context the I/O ended in: hard IRQ, a kworker, the submitter itself.
+ * That queues task_work for the ring's task: on a DEFER_TASKRUN ring, on
+ * the ring's local list, run only inside io_uring_enter(GETEVENTS); a
+ * waiter is woken once enough work is queued to satisfy its wait (lazy
+ * wake-up, kernel feature io_uring_lazy_wake) or at every addition;
+ * otherwise as ordinary task_work, which also runs when the syscall
+ * returns. Running the work finishes the I/O in the task (the file's
+ * dio_complete if it left one, e.g. iomap under IOCB_DIO_CALLER_COMP) and
+ * posts the CQE.
+ *
+ * Parameters (host profile, model "io_uring"), CPU time (ns):
+ *   enter_ns, submit_sqe_ns, file_fixed_ns, file_get_ns, rw_issue_ns,
+ *   buf_import_ns, tw_add_ns, tw_run_ns, cqe_post_ns, wait_ns, iopoll_ns.
+ *
+ * Left out: SQPOLL, linked requests, CQ overflow, io-wq (a request that
+ * would block is failed with -EAGAIN), registered-buffer DMA mapping.
+ */
+#include <glib.h>
+
+#include "block/blk_mq.h"
+#include "engines/io_uring.h"
+
+#define P(field) offsetof(struct io_uring_params, field)
+const struct param_def io_uring_param_table[] = {
+	{"enter_ns", PARAM_TIME, P(enter), "50", 0, 1e6, "ns",
+	 "io_uring_enter body: ctx lookup, locking, bookkeeping"},
+	{"submit_sqe_ns", PARAM_TIME, P(submit_sqe), "60", 0, 1e6, "ns",
+	 "io_submit_sqe: fetch the SQE, allocate and initialise the request"},
+	{"file_fixed_ns", PARAM_TIME, P(file_fixed), "5", 0, 1e6, "ns",
+	 "look up a registered file"},
+	{"file_get_ns", PARAM_TIME, P(file_get), "30", 0, 1e6, "ns",
+	 "fget + fput of a file descriptor"},
+	{"rw_issue_ns", PARAM_TIME, P(rw_issue), "50", 0, 1e6, "ns",
+	 "io_read/io_write: kiocb and iterator set-up around ->read/write_iter"},
+	{"buf_import_ns", PARAM_TIME, P(buf_import), "30", 0, 1e6, "ns",
+	 "import a user buffer that is not registered"},
+	{"tw_add_ns", PARAM_TIME, P(tw_add), "30", 0, 1e6, "ns",
+	 "io_req_task_work_add from the completion context"},
+	{"tw_run_ns", PARAM_TIME, P(tw_run), "30", 0, 1e6, "ns",
+	 "run one task_work item (io_req_rw_complete)"},
+	{"cqe_post_ns", PARAM_TIME, P(cqe_post), "40", 0, 1e6, "ns",
+	 "fill and commit one CQE and free the request"},
+	{"wait_ns", PARAM_TIME, P(wait), "100", 0, 1e6, "ns",
+	 "io_cqring_wait set-up and tear-down around a sleep"},
+	{"iopoll_ns", PARAM_TIME, P(iopoll), "50", 0, 1e6, "ns",
+	 "one io_do_iopoll pass over the polled requests"},
+	PARAM_END,
+};
+
+struct io_req {
+	struct io_ring *r;
+	struct kiocb kiocb;	/* first: ki_complete finds the request */
+	void *user_data;
+	long res;
+	struct io_req *next;	/* free list, task_work list */
+};
+
+struct io_ring {
+	struct sim_component comp;
+	struct host *h;
+	struct task *owner;
+	struct io_uring_params p;
+	const struct kernel_features *k;
+	struct io_ring_config cfg;
+
+	struct io_sqe *sq;
+	unsigned sq_head, sq_tail;
+	struct io_cqe *cq;
+	unsigned cq_head, cq_tail;
+
+	struct io_req *free_reqs;
+	GPtrArray *req_chunks;
+
+	struct io_req *tw_head, *tw_tail;	/* completed, task_work pending */
+	unsigned nr_tw;
+
+	/* the io_uring_enter in progress */
+	bool waiting;		/* asleep in io_cqring_wait */
+	bool woken;
+	unsigned wait_nr;	/* task_work items that satisfy the waiter */
+	unsigned min_complete;
+	unsigned submitted;
+	struct sim_msg done;
+};
+
+enum { RING_WAIT_WOKEN };
+
+static stage_id st_syscall, st_enter, st_submit_sqe, st_file, st_rw_issue,
+	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait;
+
+static void register_stages(void)
+{
+	st_syscall = stage_register("syscall", CPU_SYS,
+				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
+	st_enter = stage_register("io_uring_enter", CPU_SYS, "io_uring_enter");
+	st_submit_sqe = stage_register("io_submit_sqe", CPU_SYS,
+				       "io_submit_sqe, io_init_req, io_prep_rw");
+	st_file = stage_register("io_file_get", CPU_SYS,
+				 "io_file_get_fixed, io_file_get_normal");
+	st_rw_issue = stage_register("io_rw_issue", CPU_SYS, "io_read, io_write");
+	st_buf_import = stage_register("io_import_iovec", CPU_SYS,
+				       "io_import_iovec");
+	st_tw_add = stage_register("io_req_task_work_add", CPU_SYS,
+				   "io_req_task_work_add, io_complete_rw");
+	st_tw_run = stage_register("io_req_rw_complete", CPU_SYS,
+				   "io_run_local_work, io_req_rw_complete");
+	st_cqe_post = stage_register("io_fill_cqe", CPU_SYS,
+				     "__io_fill_cqe_req, io_free_req");
+	st_wait = stage_register("io_cqring_wait", CPU_SYS, "io_cqring_wait");
+}
+
+static struct io_req *req_get(struct io_ring *r)
+{
+	if (!r->free_reqs) {
+		enum { CHUNK = 64 };
+		struct io_req *chunk = g_new0(struct io_req, CHUNK);
+		g_ptr_array_add(r->req_chunks, chunk);
+		for (unsigned i = 0; i < CHUNK; i++) {
+			chunk[i].next = r->free_reqs;
+			r->free_reqs = &chunk[i];
+		}
+	}
+	struct io_req *req = r->free_reqs;
+	r->free_reqs = req->next;
+	*req = (struct io_req){.r = r};
+	return req;
+}
+
+static void req_put(struct io_ring *r, struct io_req *req)
+{
+	req->next = r->free_reqs;
+	r->free_reqs = req;
+}
+
+static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
+{
+	xctx_charge(x, st_cqe_post, r->p.cqe_post);
+	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
+	r->cq[r->cq_tail++ % r->cfg.cq_entries] = (struct io_cqe){
+		.user_data = req->user_data, .res = req->res,
+	};
+	req_put(r, req);
+}
+
+/* io_run_local_work / task_work_run: finish completed requests in the
+ * ring's task and post their CQEs, in completion order. */
+static void run_task_work(struct io_ring *r, struct xctx *x)
+{
+	while (r->tw_head) {
+		struct io_req *req = r->tw_head;
+		r->tw_head = req->next;
+		xctx_charge(x, st_tw_run, r->p.tw_run);
+		if (req->kiocb.dio_complete) {
+			req->kiocb.dio_complete(x, &req->kiocb);
+			req->res = req->kiocb.res;
+		}
+		post_cqe(r, x, req);
+	}
+	r->tw_tail = NULL;
+	r->nr_tw = 0;
+}
+
+static bool should_wake(struct io_ring *r)
+{
+	if (!r->waiting || r->woken)
+		return false;
+	if (r->cfg.defer_taskrun && r->k->io_uring_lazy_wake)
+		return r->nr_tw >= r->wait_nr;
+	return true;
+}
+
+/* ki_complete for reads and writes (io_complete_rw). */
+static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct io_req *req = (struct io_req *)((char *)iocb -
+					       offsetof(struct io_req, kiocb));
+	struct io_ring *r = req->r;
+
+	req->res = res;
+	iocb->res = res;
+	xctx_charge(x, st_tw_add, r->p.tw_add);
+	req->next = NULL;
+	if (r->tw_tail)
+		r->tw_tail->next = req;
+	else
+		r->tw_head = req;
+	r->tw_tail = req;
+	r->nr_tw++;
+	if (xctx_task(x) != r->owner && should_wake(r)) {
+		r->woken = true;
+		xctx_wake(x, r->owner);
+	}
+}
+
+static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
+		     const struct io_sqe *sqe)
+{
+	struct kiocb *k = &req->kiocb;
+	struct sfile *f = sqe->file;
+	long ret;
+
+	xctx_charge(x, st_file, r->cfg.fixed_files ? r->p.file_fixed : r->p.file_get);
+	xctx_charge(x, st_rw_issue, r->p.rw_issue);
+	if (!sqe->fixed_buf)
+		xctx_charge(x, st_buf_import, r->p.buf_import);
+	*k = (struct kiocb){
+		.file = f,
+		.pos = sqe->off,
+		.len = sqe->len,
+		.nr_segs = sqe->nr_segs,
+		.bvec = sqe->fixed_buf,
+		.write = sqe->op == IO_OP_WRITE,
+		.ki_complete = io_complete_rw,
+		.owner = req,
+	};
+	k->flags = KI_DIRECT;
+	if (f->nowait)
+		k->flags |= KI_NOWAIT;
+	if (r->cfg.iopoll)
+		k->flags |= KI_HIPRI;
+	else if (k->write && r->k->dio_caller_comp)
+		k->flags |= KI_DIO_CALLER_COMP;
+
+	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
+	if (ret == -EIOCBQUEUED)
+		return;
+	req->res = ret;
+	post_cqe(r, x, req);
+}
+
+static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *sqe)
+{
+	struct io_req *req = req_get(r);
+
+	xctx_charge(x, st_submit_sqe, r->p.submit_sqe);
+	req->user_data = sqe->user_data;
+	switch (sqe->op) {
+	case IO_OP_NOP:
+		req->res = 0;
+		post_cqe(r, x, req);
+		break;
+	case IO_OP_READ:
+	case IO_OP_WRITE:
+		issue_rw(r, x, req, sqe);
+		break;
+	default:
+		g_assert_not_reached();
+	}
+}
+
+unsigned io_ring_cq_ready(const struct io_ring *r)
+{
+	return r->cq_tail - r->cq_head;
+}
+
+/* Return from the syscall to user space: the caller's step follows. */
+static void enter_return(struct io_ring *r, struct xctx *x)
+{
+	if (!r->cfg.defer_taskrun)
+		run_task_work(r, x);	/* task_work_run on the way out */
+	r->waiting = false;
+	task_then(r->owner, r->done);
+}
+
+/* io_cqring_wait: run completions; sleep until enough are posted. */
+static void cq_wait(struct io_ring *r, struct xctx *x)
+{
+	run_task_work(r, x);
+	if (io_ring_cq_ready(r) >= r->min_complete) {
+		enter_return(r, x);
+		return;
+	}
+	xctx_charge(x, st_wait, r->p.wait);
+	r->waiting = true;
+	r->woken = false;
+	r->wait_nr = r->min_complete - io_ring_cq_ready(r);
+	task_sleep(r->owner, SIM_MSG(&r->comp, RING_WAIT_WOKEN, NULL, 0));
+}
+
+void io_uring_enter(struct io_ring *r, unsigned to_submit,
+		    unsigned min_complete, unsigned flags, struct sim_msg done)
+{
+	struct xctx *x = task_xctx(r->owner);
+	const struct host_params *hp = host_params(r->h);
+
+	g_assert(host_current(r->h) == x);
+	xctx_charge(x, st_syscall, hp->syscall);
+	xctx_charge(x, st_enter, r->p.enter);
+	r->done = done;
+	r->min_complete = min_complete;
+	r->submitted = 0;
+
+	if (to_submit) {
+		bool plugged = to_submit > 1;
+		if (plugged)
+			blk_start_plug(x);
+		while (r->submitted < to_submit && r->sq_head != r->sq_tail) {
+			struct io_sqe sqe = r->sq[r->sq_head++ % r->cfg.sq_entries];
+			submit_one(r, x, &sqe);
+			r->submitted++;
+		}
+		if (plugged)
+			blk_finish_plug(x);
+	}
+	if (!(flags & IORING_ENTER_GETEVENTS)) {
+		enter_return(r, x);
+		return;
+	}
+	g_assert(!r->cfg.iopoll); /* polled rings: not yet modelled */
+	cq_wait(r, x);
+}
+
+unsigned io_ring_last_submitted(const struct io_ring *r)
+{
+	return r->submitted;
+}
+
+static void ring_handle(struct sim_component *c, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	struct io_ring *r = (struct io_ring *)c;
+
+	g_assert(type == RING_WAIT_WOKEN);
+	r->waiting = false;
+	cq_wait(r, host_current(r->h));
+}
+
+static const struct sim_component_ops ring_ops = {
+	.name = "io_uring",
+	.handle = ring_handle,
+};
+
+bool io_ring_sqe_push(struct io_ring *r, const struct io_sqe *sqe)
+{
+	if (r->sq_tail - r->sq_head >= r->cfg.sq_entries)
+		return false;
+	r->sq[r->sq_tail++ % r->cfg.sq_entries] = *sqe;
+	return true;
+}
+
+bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe)
+{
+	if (r->cq_head == r->cq_tail)
+		return false;
+	*cqe = r->cq[r->cq_head++ % r->cfg.cq_entries];
+	return true;
+}
+
+struct io_ring *io_ring_new(struct host *h, struct task *owner,
+			    const struct io_uring_params *p,
+			    const struct kernel_features *k,
+			    const struct io_ring_config *cfg)
+{
+	struct io_ring *r = g_new0(struct io_ring, 1);
+
+	register_stages();
+	r->h = h;
+	r->owner = owner;
+	r->p = *p;
+	r->k = k;
+	r->cfg = *cfg;
+	g_assert(cfg->sq_entries > 0 && cfg->cq_entries >= cfg->sq_entries);
+	r->sq = g_new0(struct io_sqe, cfg->sq_entries);
+	r->cq = g_new0(struct io_cqe, cfg->cq_entries);
+	r->req_chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_component_init(host_sim(h), &r->comp, &ring_ops, task_name(owner));
+	return r;
+}
+
+void io_ring_free(struct io_ring *r)
+{
+	if (!r)
+		return;
+	g_free(r->sq);
+	g_free(r->cq);
+	g_ptr_array_free(r->req_chunks, TRUE);
+	g_free(r);
+}

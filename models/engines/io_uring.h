@@ -1,0 +1,90 @@
+/*
+ * io_uring, the kernel side: rings, submission, completion through
+ * task_work, waiting, polling.
+ *
+ * The user side (fio's io_uring engine, t/io_uring) fills SQEs with
+ * io_ring_sqe_push(), calls io_uring_enter() from its task's step, and
+ * reaps CQEs with io_ring_cq_pop(). io_uring_enter() ends the caller's
+ * step: its `done` message is the caller's next step, delivered when the
+ * syscall returns, possibly after sleeping.
+ */
+#ifndef STORSIM_IO_URING_H
+#define STORSIM_IO_URING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fs/vfs.h"
+#include "host/host.h"
+#include "kernel.h"
+#include "params.h"
+
+enum io_op {
+	IO_OP_NOP,
+	IO_OP_READ,
+	IO_OP_WRITE,
+};
+
+#define IORING_ENTER_GETEVENTS (1u << 0)
+
+struct io_sqe {
+	uint8_t op;
+	bool fixed_buf;		/* READ_FIXED/WRITE_FIXED: a bvec iterator */
+	struct sfile *file;
+	uint64_t off;
+	uint32_t len;
+	uint32_t nr_segs;	/* pages spanned by the buffer */
+	void *user_data;
+};
+
+struct io_cqe {
+	void *user_data;
+	long res;
+};
+
+struct io_ring_config {
+	unsigned sq_entries;
+	unsigned cq_entries;
+	bool iopoll;		/* IORING_SETUP_IOPOLL */
+	bool defer_taskrun;	/* IORING_SETUP_DEFER_TASKRUN */
+	bool coop_taskrun;	/* IORING_SETUP_COOP_TASKRUN */
+	bool fixed_files;	/* registered files */
+};
+
+/* CPU costs (host profile, model "io_uring"). */
+struct io_uring_params {
+	sim_time enter;		/* io_uring_enter body, around the work */
+	sim_time submit_sqe;	/* io_submit_sqe: fetch, req alloc, init, prep */
+	sim_time file_fixed;	/* registered file lookup */
+	sim_time file_get;	/* fget + fput of a normal file descriptor */
+	sim_time rw_issue;	/* io_read/io_write: kiocb and iterator set-up */
+	sim_time buf_import;	/* import a user buffer (not registered) */
+	sim_time tw_add;	/* io_req_task_work_add */
+	sim_time tw_run;	/* per task_work item run */
+	sim_time cqe_post;	/* fill and commit one CQE, free the request */
+	sim_time wait;		/* io_cqring_wait set-up and tear-down */
+	sim_time iopoll;	/* one io_do_iopoll pass */
+};
+
+extern const struct param_def io_uring_param_table[];
+
+struct io_ring;
+
+struct io_ring *io_ring_new(struct host *h, struct task *owner,
+			    const struct io_uring_params *p,
+			    const struct kernel_features *k,
+			    const struct io_ring_config *cfg);
+void io_ring_free(struct io_ring *r);
+
+/* User side */
+bool io_ring_sqe_push(struct io_ring *r, const struct io_sqe *sqe);
+unsigned io_ring_cq_ready(const struct io_ring *r);
+bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe);
+
+/* The syscall. Must be called inside a step of the ring's owner task; ends
+ * that step. The number of SQEs consumed is io_ring_last_submitted(). */
+void io_uring_enter(struct io_ring *r, unsigned to_submit,
+		    unsigned min_complete, unsigned flags, struct sim_msg done);
+unsigned io_ring_last_submitted(const struct io_ring *r);
+
+#endif

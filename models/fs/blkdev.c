@@ -1,0 +1,129 @@
+/*
+ * Raw block device direct I/O.
+ *
+ * Stands for block/fops.c (fs/block_dev.c before 5.15): blkdev_direct_IO ->
+ * __blkdev_direct_IO (async: one blkdev_dio with its bio from
+ * blkdev_dio_pool; bio_iov_iter_get_pages; submit_bio) and
+ * blkdev_bio_end_io, which calls ki_complete directly in the completion
+ * context.
+ *
+ * The bio is built one of two ways (kernel feature bio_nocopy_bvec,
+ * "no-copy bvec", Linux 5.12): for a bvec iterator (registered buffers) the
+ * old code allocates a bio for every page (a biovec slab beyond
+ * BIO_INLINE_VECS) and copies the pages one by one with bio_add_page; the
+ * new code points the bio at the caller's bvec array (bio_iov_bvec_set).
+ * User-memory iterators always go page by page.
+ *
+ * Parameters (host profile, model "blkdev"): dio_setup_ns, end_io_ns; the
+ * bio costs are blk_mq's.
+ * Left out: the synchronous single-bio fast path (__blkdev_direct_IO_simple)
+ * is timed like the async path; multi-bio dios (larger than
+ * BIO_MAX_VECS pages) are built as one bio and split by blk-mq.
+ */
+#include <glib.h>
+
+#include "fs/blkdev.h"
+
+#define P(field) offsetof(struct blkdev_params, field)
+const struct param_def blkdev_param_table[] = {
+	{"dio_setup_ns", PARAM_TIME, P(dio_setup), "100", 0, 1e6, "ns",
+	 "blkdev_direct_IO: checks, iocb set-up, dio and bio from the bioset"},
+	{"end_io_ns", PARAM_TIME, P(end_io), "40", 0, 1e6, "ns",
+	 "blkdev_bio_end_io: dio accounting before ki_complete"},
+	PARAM_END,
+};
+
+struct blkdev {
+	struct blk_queue *q;
+	struct blkdev_params p;
+	const struct kernel_features *k;
+	const struct blk_mq_params *bp;
+};
+
+static stage_id st_dio_setup, st_end_io, st_bio_add_page, st_bvec_set;
+
+static void blkdev_end_io(struct xctx *x, struct bio *bio)
+{
+	struct kiocb *iocb = bio->private;
+	struct blkdev *b = iocb->file->priv;
+	long res = bio->status == BLK_STS_OK ? (long)iocb->len :
+		   bio->status == BLK_STS_AGAIN ? -VFS_EAGAIN : -VFS_EIO;
+
+	xctx_charge(x, st_end_io, b->p.end_io);
+	bio_free(bio);
+	iocb->dio_complete = NULL;
+	iocb->ki_complete(x, iocb, res);
+}
+
+static long blkdev_rw(struct xctx *x, struct kiocb *iocb)
+{
+	struct blkdev *b = iocb->file->priv;
+	bool nocopy = iocb->bvec && b->k->bio_nocopy_bvec;
+	uint32_t lbs = blk_queue_config(b->q)->logical_block_size;
+
+	if (iocb->pos % lbs || iocb->len % lbs || iocb->len == 0)
+		return -22; /* -EINVAL: unaligned direct I/O */
+	xctx_charge(x, st_dio_setup, b->p.dio_setup);
+	struct bio *bio = bio_alloc(x, b->q, iocb->nr_segs, nocopy);
+	if (nocopy)
+		xctx_charge(x, st_bvec_set, b->bp->bvec_set);
+	else
+		xctx_charge(x, st_bio_add_page, b->bp->bio_add_page * iocb->nr_segs);
+	bio->op = iocb->write ? REQ_OP_WRITE : REQ_OP_READ;
+	bio->sector = iocb->pos / 512;
+	bio->size = iocb->len;
+	bio->nr_segs = iocb->nr_segs;
+	bio->end_io = blkdev_end_io;
+	bio->private = iocb;
+	if (iocb->flags & KI_HIPRI)
+		bio->flags |= REQ_POLLED;
+	if (iocb->flags & KI_NOWAIT)
+		bio->flags |= REQ_NOWAIT;
+	if (iocb->write && (iocb->flags & KI_DSYNC) &&
+	    blk_queue_config(b->q)->write_cache)
+		bio->flags |= REQ_FUA;
+	submit_bio(x, bio);
+	return -EIOCBQUEUED;
+}
+
+static const struct file_ops blkdev_fops = {
+	.name = "blkdev",
+	.read_iter = blkdev_rw,
+	.write_iter = blkdev_rw,
+};
+
+struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
+			  const struct kernel_features *k)
+{
+	struct blkdev *b = g_new0(struct blkdev, 1);
+
+	st_dio_setup = stage_register("blkdev_direct_IO", CPU_SYS,
+				      "blkdev_direct_IO, __blkdev_direct_IO");
+	st_end_io = stage_register("blkdev_bio_end_io", CPU_SYS,
+				   "blkdev_bio_end_io");
+	st_bio_add_page = stage_register("bio_add_page", CPU_SYS,
+					 "bio_iov_iter_get_pages (copy)");
+	st_bvec_set = stage_register("bio_iov_bvec_set", CPU_SYS,
+				     "bio_iov_bvec_set (no copy)");
+	b->q = q;
+	b->p = *p;
+	b->k = k;
+	b->bp = blk_queue_params(q);
+	return b;
+}
+
+void blkdev_free(struct blkdev *b)
+{
+	g_free(b);
+}
+
+void blkdev_open(struct blkdev *b, struct sfile *f, const char *path)
+{
+	*f = (struct sfile){
+		.ops = &blkdev_fops,
+		.path = path,
+		.size = blk_queue_config(b->q)->capacity,
+		.nowait = blk_queue_config(b->q)->nowait,
+		.priv = b,
+	};
+}

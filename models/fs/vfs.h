@@ -1,0 +1,81 @@
+/*
+ * What every file in the simulated kernel offers to the engines above it:
+ * struct kiocb and the read_iter/write_iter/iopoll entry points
+ * (include/linux/fs.h).
+ *
+ * All direct I/O is issued asynchronously at this level. A synchronous
+ * caller (pread, a blocking io-wq worker) sets sync_wait, sleeps after the
+ * call, and is woken by ki_complete; the file then leaves its completion
+ * work in dio_complete for the caller to run in its own context, as the
+ * kernel does for a synchronous dio (the waiter finishes the dio) and for
+ * IOCB_DIO_CALLER_COMP.
+ */
+#ifndef STORSIM_VFS_H
+#define STORSIM_VFS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/host.h"
+
+#define EIOCBQUEUED 529		/* the kernel's "completion will follow" */
+#define VFS_EAGAIN 11
+#define VFS_EIO 5
+
+/* iocb flags (IOCB_*) */
+#define KI_DIRECT		(1u << 0)
+#define KI_NOWAIT		(1u << 1)
+#define KI_HIPRI		(1u << 2)	/* polled completion */
+#define KI_DSYNC		(1u << 3)
+#define KI_SYNC			(1u << 4)
+#define KI_DIO_CALLER_COMP	(1u << 5)
+#define KI_WAITQ		(1u << 6)	/* async page-unlock wake-ups */
+
+struct sfile;
+struct kiocb;
+
+typedef void (*ki_complete_fn)(struct xctx *x, struct kiocb *iocb, long res);
+typedef void (*dio_complete_fn)(struct xctx *x, struct kiocb *iocb);
+
+struct kiocb {
+	struct sfile *file;
+	uint64_t pos;
+	uint32_t len;
+	uint32_t nr_segs;	/* pages of the user buffer */
+	bool bvec;		/* registered buffer: ITER_BVEC */
+	bool write;
+	bool sync_wait;		/* the caller sleeps until ki_complete */
+	uint32_t flags;		/* KI_* */
+	ki_complete_fn ki_complete;
+	/* Set by the file when the caller must finish the I/O in its own
+	 * context before reporting it (caller completion, synchronous dio). */
+	dio_complete_fn dio_complete;
+	void *private;		/* the file's per-I/O state */
+	void *owner;		/* the caller's request */
+	long res;
+};
+
+struct file_ops {
+	const char *name;
+	/* Start the I/O in the caller's context. Returns -EIOCBQUEUED when
+	 * ki_complete will be called later, a byte count when done already,
+	 * or -VFS_EAGAIN when KI_NOWAIT was set and it would block. */
+	long (*read_iter)(struct xctx *x, struct kiocb *iocb);
+	long (*write_iter)(struct xctx *x, struct kiocb *iocb);
+	/* Look for completion of polled I/O (KI_HIPRI); returns the number of
+	 * completions found. Not required. */
+	unsigned (*iopoll)(struct xctx *x, struct kiocb *iocb);
+	/* The task to wake when a polled completion becomes visible. */
+	void (*iopoll_arm)(struct kiocb *iocb, struct task *poller);
+};
+
+struct sfile {
+	const struct file_ops *ops;
+	const char *path;
+	uint64_t size;
+	bool nowait;		/* FMODE_NOWAIT */
+	bool buf_rasync;	/* FMODE_BUF_RASYNC */
+	void *priv;
+};
+
+#endif

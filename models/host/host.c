@@ -1,0 +1,902 @@
+/*
+ * Host CPUs, tasks, interrupts and the CFS-like scheduler.
+ *
+ * Stands for: kernel/sched/core.c (__schedule, try_to_wake_up,
+ * context_switch), kernel/sched/fair.c (vruntime, place_entity,
+ * check_preempt_wakeup, pick_next_entity), kernel/softirq.c (irq_exit,
+ * __do_softirq) and the architecture's syscall and interrupt entry code.
+ *
+ * How time is kept. Each execution context (a task, or a CPU's hard-IRQ or
+ * soft-IRQ context) owns a queue of milestones at offsets of its own work
+ * counter: `charged` grows as code charges stage costs, `done` grows as the
+ * CPU executes that work. A milestone is either a side effect to deliver
+ * (xctx_defer) or the end of a step (task_then/sleep/spin/exit, or the end
+ * of an interrupt handler). The CPU runs the highest-priority context with
+ * pending work and keeps one event in the queue: the due time of that
+ * context's next milestone. Preemption stops the clock of the preempted
+ * context, so its remaining work and side effects slide by exactly the time
+ * the preempting work took.
+ *
+ * Work that must happen before a context's queued work (the cost of being
+ * switched in, of entering an interrupt) is "debt": it is executed first,
+ * without moving the context's milestones.
+ *
+ * Parameters (host profile, model "cpu"), all per event on this host:
+ *   ncpus                 CPUs (count)
+ *   page_size             base page size (bytes)
+ *   mem_mb                memory (MiB), for fio's $mb_memory
+ *   syscall_ns            one syscall's entry and exit, with mitigations (ns)
+ *   ctx_switch_ns         __schedule + switch_to (ns)
+ *   ctx_switch_mm_ns      extra when the address space changes (ns)
+ *   wakeup_ns             try_to_wake_up, paid by the waker (ns)
+ *   wakeup_remote_ns      extra for waking a task on another CPU (ns)
+ *   irq_entry_ns          hard IRQ entry and exit (ns)
+ *   softirq_entry_ns      one __do_softirq pass (ns)
+ *   sched_latency_ns      CFS sysctl_sched_latency after CPU scaling (ns)
+ *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, scaled (ns)
+ *   min_granularity_ns    CFS sysctl_sched_min_granularity, scaled (ns)
+ *   preempt               CONFIG_PREEMPT_NONE / _VOLUNTARY / PREEMPT: where
+ *                         a task that a wake-up should preempt is switched out:
+ *                         at the end of its current step (none, voluntary:
+ *                         the next preemption point or return to user space),
+ *                         or right when the interrupt that woke the other
+ *                         task returns (full)
+ *
+ * Sources: the CFS defaults (6 ms latency, 0.75 ms minimum granularity,
+ * 1 ms wake-up granularity, multiplied by 1 + ilog2(min(ncpus, 8))) are in
+ * kernel/sched/fair.c; per-event costs are in each host profile with their
+ * sources.
+ *
+ * Left out: SMT siblings, NUMA, load balancing between CPUs other than at
+ * wake-up, priorities other than nice 0, real-time classes.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "host.h"
+
+enum ms_kind {
+	MS_ACTION,	/* a side effect: deliver, then keep going */
+	MS_STEP,	/* the next step of the context's program */
+	MS_END,		/* an interrupt handler has returned */
+	MS_SLEEP,	/* the task blocks until woken */
+	MS_SPIN,	/* the task busy-polls until woken */
+	MS_EXIT,	/* the task is done */
+};
+
+struct milestone {
+	sim_time at;		/* offset in the context's work */
+	struct sim_msg msg;
+	uint8_t kind;
+	stage_id stage;		/* MS_SPIN: what the polling is charged to */
+};
+
+enum xlevel { XL_HARDIRQ, XL_SOFTIRQ, XL_TASK };
+
+struct xctx {
+	struct host *h;
+	struct cpu *cpu;
+	struct task *task;	/* NULL for interrupt contexts */
+	uint8_t level;
+	bool in_step;		/* a step is being delivered and has not ended */
+	sim_time charged;	/* work charged so far */
+	sim_time done;		/* work executed so far */
+	sim_time debt;		/* work to execute before the next milestone */
+	struct milestone *ms;	/* ring of pending milestones */
+	uint32_t head, tail, mask;
+};
+
+enum task_state { T_NEW, T_RUNNABLE, T_RUNNING, T_SLEEPING, T_SPINNING, T_DEAD };
+
+struct task {
+	struct xctx x;
+	char *name;
+	enum task_kind kind;
+	int mm_id;
+	struct cpumask allowed;
+	enum task_state state;
+	unsigned cpu;
+	sim_time vruntime;
+	sim_time run_since;
+	bool sleep_pending;	/* its last step ended in a sleep or spin */
+	bool wake_pending;	/* woken before it got to that sleep */
+	bool has_resume;
+	struct sim_msg resume;	/* first step after being switched in */
+	struct sim_msg on_wake;
+	stage_id spin_stage;
+	bool spin_running;
+	sim_time spin_start, spin_acc;
+	struct task_usage use;
+};
+
+struct msgq {
+	struct sim_msg *m;
+	uint32_t head, tail, mask;
+};
+
+struct cpu {
+	struct sim_component comp;
+	struct host *h;
+	unsigned id;
+	char name[16];
+	struct xctx hardirq, softirq;
+	struct msgq irqq, softq;
+	struct task *curr;	/* owns the CPU: running, spinning or preempted by IRQ */
+	struct xctx *running;	/* context whose work the CPU executes now */
+	sim_time run_start;
+	sim_event_id ev;
+	struct task **rq;
+	unsigned nrq, rqcap;
+	sim_time min_vruntime;
+	bool need_resched;
+	bool in_process;	/* delivering milestones: defer re-dispatch */
+	int active_mm;
+	struct cpu_usage use;
+};
+
+struct host {
+	struct sim *sim;
+	struct host_params p;
+	struct cpu *cpus;
+	GPtrArray *tasks;
+	struct xctx *current;
+	sim_time stage_ns[STAGE_MAX];
+	uint64_t stage_cnt[STAGE_MAX];
+};
+
+#define P(field) offsetof(struct host_params, field)
+
+static const char *const preempt_models[] = {"none", "voluntary", "full", NULL};
+
+const struct param_def host_param_table[] = {
+	{"ncpus", PARAM_U32, P(ncpus), "1", 1, HOST_MAX_CPUS, "count",
+	 "number of CPUs"},
+	{"page_size", PARAM_U64, P(page_size), "4096", 4096, 65536, "bytes",
+	 "base page size"},
+	{"mem_mb", PARAM_U64, P(mem_mb), "16384", 1, 1 << 30, "MiB",
+	 "memory size, for fio's $mb_memory"},
+	{"syscall_ns", PARAM_TIME, P(syscall), "100", 0, 1e6, "ns",
+	 "one syscall's user/kernel entry and exit, with mitigations"},
+	{"ctx_switch_ns", PARAM_TIME, P(ctx_switch), "150", 0, 1e6, "ns",
+	 "__schedule + switch_to between two tasks"},
+	{"ctx_switch_mm_ns", PARAM_TIME, P(ctx_switch_mm), "0", 0, 1e6, "ns",
+	 "extra cost when the incoming task has another address space"},
+	{"wakeup_ns", PARAM_TIME, P(wakeup), "100", 0, 1e6, "ns",
+	 "try_to_wake_up, paid by the waker"},
+	{"wakeup_remote_ns", PARAM_TIME, P(wakeup_remote), "0", 0, 1e6, "ns",
+	 "extra for waking a task that runs on another CPU (IPI)"},
+	{"irq_entry_ns", PARAM_TIME, P(irq_entry), "100", 0, 1e6, "ns",
+	 "hard interrupt entry and exit"},
+	{"softirq_entry_ns", PARAM_TIME, P(softirq_entry), "50", 0, 1e6, "ns",
+	 "one __do_softirq pass"},
+	{"sched_latency_ns", PARAM_TIME, P(sched_latency), "24000000", 0, 1e10, "ns",
+	 "CFS targeted latency (sysctl_sched_latency, scaled by CPU count)"},
+	{"wakeup_granularity_ns", PARAM_TIME, P(wakeup_granularity), "4000000", 0,
+	 1e10, "ns", "CFS wake-up preemption granularity (scaled)"},
+	{"min_granularity_ns", PARAM_TIME, P(min_granularity), "3000000", 0, 1e10,
+	 "ns", "CFS minimum slice before a runnable task can preempt (scaled)"},
+	{"preempt", PARAM_ENUM, P(preempt), "voluntary", 0, 0, "",
+	 "kernel preemption model (CONFIG_PREEMPT_NONE/VOLUNTARY/PREEMPT)",
+	 preempt_models},
+	PARAM_END,
+};
+
+static stage_id st_ctx_switch, st_wakeup, st_irq_entry, st_softirq_entry;
+
+static void cpu_dispatch(struct cpu *c);
+
+/* ---- rings ---- */
+
+static void ms_push(struct xctx *x, uint8_t kind, struct sim_msg msg, stage_id st)
+{
+	if (x->tail - x->head > x->mask) {
+		uint32_t n = x->tail - x->head, cap = (x->mask + 1) * 2;
+		struct milestone *ms = g_new(struct milestone, cap);
+		for (uint32_t i = 0; i < n; i++)
+			ms[i] = x->ms[(x->head + i) & x->mask];
+		g_free(x->ms);
+		x->ms = ms;
+		x->head = 0;
+		x->tail = n;
+		x->mask = cap - 1;
+	}
+	x->ms[x->tail++ & x->mask] = (struct milestone){
+		.at = x->charged, .msg = msg, .kind = kind, .stage = st,
+	};
+}
+
+static bool ms_empty(const struct xctx *x)
+{
+	return x->head == x->tail;
+}
+
+static struct milestone *ms_head(struct xctx *x)
+{
+	return &x->ms[x->head & x->mask];
+}
+
+static void msgq_push(struct msgq *q, struct sim_msg m)
+{
+	if (q->tail - q->head > q->mask) {
+		uint32_t n = q->tail - q->head, cap = (q->mask + 1) * 2;
+		struct sim_msg *a = g_new(struct sim_msg, cap);
+		for (uint32_t i = 0; i < n; i++)
+			a[i] = q->m[(q->head + i) & q->mask];
+		g_free(q->m);
+		q->m = a;
+		q->head = 0;
+		q->tail = n;
+		q->mask = cap - 1;
+	}
+	q->m[q->tail++ & q->mask] = m;
+}
+
+static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
+		      struct task *t, uint8_t level)
+{
+	*x = (struct xctx){.h = h, .cpu = c, .task = t, .level = level};
+	x->mask = 15;
+	x->ms = g_new(struct milestone, x->mask + 1);
+}
+
+/* ---- accounting ---- */
+
+static void account(struct xctx *x, stage_id st, sim_time ns)
+{
+	struct host *h = x->h;
+	enum cpu_class cls;
+
+	h->stage_ns[st] += ns;
+	h->stage_cnt[st]++;
+	switch (x->level) {
+	case XL_HARDIRQ:
+		cls = CPU_IRQ;
+		break;
+	case XL_SOFTIRQ:
+		cls = CPU_SOFTIRQ;
+		break;
+	default:
+		cls = stage_get(st)->cls == CPU_USR ? CPU_USR : CPU_SYS;
+		if (cls == CPU_USR)
+			x->task->use.usr_ns += ns;
+		else
+			x->task->use.sys_ns += ns;
+		x->task->vruntime += ns;
+		break;
+	}
+	x->cpu->use.class_ns[cls] += ns;
+}
+
+void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
+{
+	g_assert(x->in_step);
+	account(x, st, ns);
+	x->charged += ns;
+}
+
+void xctx_defer(struct xctx *x, struct sim_msg action)
+{
+	g_assert(x->in_step);
+	ms_push(x, MS_ACTION, action, 0);
+}
+
+struct task *xctx_task(const struct xctx *x)
+{
+	return x->task;
+}
+
+struct cpu *xctx_cpu(const struct xctx *x)
+{
+	return x->cpu;
+}
+
+bool xctx_in_irq(const struct xctx *x)
+{
+	return x->level != XL_TASK;
+}
+
+struct xctx *host_current(const struct host *h)
+{
+	return h->current;
+}
+
+/* ---- executing work ---- */
+
+/* Credit the running context with the CPU time since it last started. */
+static void cpu_progress(struct cpu *c)
+{
+	struct xctx *x = c->running;
+	sim_time now = sim_now(c->h->sim), ran = now - c->run_start;
+
+	c->run_start = now;
+	if (!x)
+		return;
+	if (ran <= x->debt) {
+		x->debt -= ran;
+	} else {
+		x->done += ran - x->debt;
+		x->debt = 0;
+	}
+}
+
+static bool ms_due(struct xctx *x)
+{
+	return !ms_empty(x) && x->debt == 0 && ms_head(x)->at <= x->done;
+}
+
+static void rq_add(struct cpu *c, struct task *t)
+{
+	if (c->nrq == c->rqcap) {
+		c->rqcap = c->rqcap ? c->rqcap * 2 : 8;
+		c->rq = g_renew(struct task *, c->rq, c->rqcap);
+	}
+	c->rq[c->nrq++] = t;
+}
+
+/* The runnable task with the smallest vruntime; the earliest queued wins
+ * ties, so the choice never depends on anything but the run's history. */
+static unsigned rq_best(const struct cpu *c)
+{
+	unsigned best = 0;
+	for (unsigned i = 1; i < c->nrq; i++)
+		if (c->rq[i]->vruntime < c->rq[best]->vruntime)
+			best = i;
+	return best;
+}
+
+static void update_min_vruntime(struct cpu *c)
+{
+	sim_time v = SIM_TIME_MAX;
+
+	if (c->curr)
+		v = c->curr->vruntime;
+	if (c->nrq) {
+		sim_time r = c->rq[rq_best(c)]->vruntime;
+		if (r < v)
+			v = r;
+	}
+	if (v != SIM_TIME_MAX && v > c->min_vruntime)
+		c->min_vruntime = v;
+}
+
+static bool should_preempt(struct cpu *c, struct task *t)
+{
+	const struct host_params *p = &c->h->p;
+
+	if (c->nrq == 0)
+		return false;
+	if (c->need_resched)
+		return true;
+	/* The tick's check: a task that has had its slice yields to one that
+	 * is behind it. */
+	if (sim_now(c->h->sim) - t->run_since < p->min_granularity)
+		return false;
+	return c->rq[rq_best(c)]->vruntime < t->vruntime;
+}
+
+static void preempt_curr(struct cpu *c)
+{
+	struct task *t = c->curr;
+
+	t->state = T_RUNNABLE;
+	t->use.nivcsw++;
+	rq_add(c, t);
+	c->curr = NULL;
+	c->need_resched = false;
+}
+
+static void switch_in(struct cpu *c, struct task *t)
+{
+	const struct host_params *p = &c->h->p;
+	sim_time cost = p->ctx_switch;
+
+	if (t->kind == TASK_USER && c->active_mm != t->mm_id) {
+		cost += p->ctx_switch_mm;
+		c->active_mm = t->mm_id;
+	}
+	c->curr = t;
+	c->need_resched = false;
+	c->use.ctx_switches++;
+	t->state = T_RUNNING;
+	t->cpu = c->id;
+	t->x.cpu = c;
+	t->run_since = sim_now(c->h->sim);
+	account(&t->x, st_ctx_switch, cost);
+	t->x.debt += cost;
+	if (t->has_resume) {
+		t->has_resume = false;
+		ms_push(&t->x, MS_STEP, t->resume, 0);
+	}
+}
+
+static void spin_pause(struct task *t, sim_time now)
+{
+	if (t->spin_running) {
+		t->spin_acc += now - t->spin_start;
+		t->spin_running = false;
+	}
+}
+
+/* Deliver every milestone of x that is due now. */
+static void process(struct cpu *c, struct xctx *x)
+{
+	struct host *h = c->h;
+
+	while (ms_due(x)) {
+		struct milestone m = *ms_head(x);
+		struct task *t = x->task;
+
+		if (m.kind == MS_STEP && t && should_preempt(c, t)) {
+			preempt_curr(c);
+			return;
+		}
+		x->head++;
+		switch (m.kind) {
+		case MS_ACTION:
+			sim_msg_deliver(&m.msg);
+			break;
+		case MS_STEP:
+			h->current = x;
+			x->in_step = true;
+			sim_msg_deliver(&m.msg);
+			h->current = NULL;
+			if (!t) {
+				x->in_step = false;
+				ms_push(x, MS_END, m.msg, 0);
+			}
+			g_assert(!x->in_step);
+			break;
+		case MS_END:
+			break;
+		case MS_SLEEP:
+		case MS_SPIN:
+			t->sleep_pending = false;
+			if (t->wake_pending) {
+				t->wake_pending = false;
+				ms_push(x, MS_STEP, m.msg, 0);
+				break;
+			}
+			t->on_wake = m.msg;
+			if (m.kind == MS_SLEEP) {
+				t->state = T_SLEEPING;
+				t->use.nvcsw++;
+				c->curr = NULL;
+			} else {
+				t->state = T_SPINNING;
+				t->spin_stage = m.stage;
+				t->spin_acc = 0;
+				t->spin_running = false;
+			}
+			return;
+		case MS_EXIT:
+			t->state = T_DEAD;
+			c->curr = NULL;
+			return;
+		}
+	}
+}
+
+static bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
+		      sim_time entry)
+{
+	if (!ms_empty(x))
+		return true;
+	if (q->head == q->tail)
+		return false;
+	account(x, entry_stage, entry);
+	x->debt += entry;
+	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
+	return true;
+}
+
+/*
+ * Choose what the CPU executes next and schedule the event for its next
+ * milestone. Milestones already due are delivered on the spot.
+ */
+static void cpu_dispatch(struct cpu *c)
+{
+	struct sim *s = c->h->sim;
+	const struct host_params *p = &c->h->p;
+
+	if (c->in_process)
+		return;
+	g_assert(!c->running);
+	for (;;) {
+		struct xctx *x;
+		sim_time now = sim_now(s);
+
+		if (irq_ready(&c->hardirq, &c->irqq, st_irq_entry, p->irq_entry)) {
+			x = &c->hardirq;
+		} else if (irq_ready(&c->softirq, &c->softq, st_softirq_entry,
+				     p->softirq_entry)) {
+			x = &c->softirq;
+		} else {
+			struct task *t = c->curr;
+			/* A fully preemptible kernel switches to the woken task
+			 * as soon as nothing of higher priority is left to run,
+			 * in the middle of the current task's work. */
+			if (t && p->preempt == PREEMPT_FULL && c->need_resched &&
+			    t->state == T_RUNNING && c->nrq) {
+				preempt_curr(c);
+				t = NULL;
+			}
+			if (!t) {
+				update_min_vruntime(c);
+				if (c->nrq == 0) {
+					c->run_start = now;
+					return;	/* idle */
+				}
+				unsigned i = rq_best(c);
+				t = c->rq[i];
+				c->rq[i] = c->rq[--c->nrq];
+				switch_in(c, t);
+			}
+			if (t->state == T_SPINNING) {
+				if (!t->spin_running) {
+					t->spin_running = true;
+					t->spin_start = now;
+				}
+				return;
+			}
+			x = &t->x;
+		}
+		if (c->curr && c->curr->state == T_SPINNING)
+			spin_pause(c->curr, now);
+		if (ms_due(x)) {
+			c->in_process = true;
+			process(c, x);
+			c->in_process = false;
+			continue;
+		}
+		g_assert(!ms_empty(x));
+		c->running = x;
+		c->run_start = now;
+		c->ev = sim_schedule(s, now + x->debt + (ms_head(x)->at - x->done),
+				     &c->comp, 0, NULL, 0);
+		return;
+	}
+}
+
+/* Take the CPU away from whatever it executes, to re-decide. */
+static void cpu_kick(struct cpu *c)
+{
+	if (c->in_process)
+		return;
+	if (c->running) {
+		cpu_progress(c);
+		sim_cancel(c->h->sim, c->ev);
+		c->ev = 0;
+		c->running = NULL;
+	}
+	cpu_dispatch(c);
+}
+
+static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
+		       uint64_t arg)
+{
+	struct cpu *c = (struct cpu *)comp;
+	struct xctx *x = c->running;
+
+	cpu_progress(c);
+	c->ev = 0;
+	c->running = NULL;
+	c->in_process = true;
+	process(c, x);
+	c->in_process = false;
+	cpu_dispatch(c);
+}
+
+static const struct sim_component_ops cpu_ops = {
+	.name = "cpu",
+	.handle = cpu_handle,
+};
+
+/* ---- tasks ---- */
+
+struct task *task_new(struct host *h, const char *name, enum task_kind kind,
+		      int mm_id, const struct cpumask *allowed)
+{
+	struct task *t = g_new0(struct task, 1);
+
+	t->name = g_strdup(name);
+	t->kind = kind;
+	t->mm_id = mm_id;
+	if (allowed) {
+		t->allowed = *allowed;
+	} else {
+		for (unsigned i = 0; i < h->p.ncpus; i++)
+			cpumask_set(&t->allowed, i);
+	}
+	t->cpu = 0;
+	while (t->cpu < h->p.ncpus && !cpumask_test(&t->allowed, t->cpu))
+		t->cpu++;
+	g_assert(t->cpu < h->p.ncpus);
+	xctx_init(&t->x, h, &h->cpus[t->cpu], t, XL_TASK);
+	g_ptr_array_add(h->tasks, t);
+	return t;
+}
+
+static void task_free(struct task *t)
+{
+	g_free(t->x.ms);
+	g_free(t->name);
+	g_free(t);
+}
+
+struct xctx *task_xctx(struct task *t)
+{
+	return &t->x;
+}
+
+const char *task_name(const struct task *t)
+{
+	return t->name;
+}
+
+unsigned task_cpu(const struct task *t)
+{
+	return t->cpu;
+}
+
+static bool cpu_is_idle(const struct cpu *c)
+{
+	return !c->curr && c->nrq == 0;
+}
+
+static struct cpu *select_cpu(struct host *h, struct task *t)
+{
+	unsigned n = h->p.ncpus;
+
+	if (cpu_is_idle(&h->cpus[t->cpu]) && cpumask_test(&t->allowed, t->cpu))
+		return &h->cpus[t->cpu];
+	for (unsigned k = 1; k < n; k++) {
+		unsigned i = (t->cpu + k) % n;
+		if (cpumask_test(&t->allowed, i) && cpu_is_idle(&h->cpus[i]))
+			return &h->cpus[i];
+	}
+	if (cpumask_test(&t->allowed, t->cpu))
+		return &h->cpus[t->cpu];
+	for (unsigned i = 0; i < n; i++)
+		if (cpumask_test(&t->allowed, i))
+			return &h->cpus[i];
+	g_assert_not_reached();
+}
+
+static void enqueue_woken(struct host *h, struct task *t, struct sim_msg step)
+{
+	struct cpu *c = select_cpu(h, t);
+	sim_time floor_vr;
+
+	update_min_vruntime(c);
+	/* place_entity: a sleeper is credited at most half a latency period. */
+	floor_vr = c->min_vruntime > h->p.sched_latency / 2 ?
+		   c->min_vruntime - h->p.sched_latency / 2 : 0;
+	if (t->vruntime < floor_vr)
+		t->vruntime = floor_vr;
+	t->state = T_RUNNABLE;
+	t->cpu = c->id;
+	t->x.cpu = c;
+	t->has_resume = true;
+	t->resume = step;
+	rq_add(c, t);
+	if (!c->curr && !c->running) {
+		cpu_kick(c);
+	} else if (c->curr && c->curr->state == T_RUNNING &&
+		   c->curr->vruntime > t->vruntime + h->p.wakeup_granularity) {
+		c->need_resched = true;
+	}
+}
+
+void task_start(struct task *t, struct sim_msg first)
+{
+	g_assert(t->state == T_NEW);
+	enqueue_woken(t->x.h, t, first);
+}
+
+static void end_step(struct task *t)
+{
+	g_assert(t->x.in_step);
+	t->x.in_step = false;
+}
+
+void task_then(struct task *t, struct sim_msg next)
+{
+	end_step(t);
+	ms_push(&t->x, MS_STEP, next, 0);
+}
+
+void task_sleep(struct task *t, struct sim_msg on_wake)
+{
+	end_step(t);
+	t->sleep_pending = true;
+	ms_push(&t->x, MS_SLEEP, on_wake, 0);
+}
+
+void task_spin(struct task *t, stage_id st, struct sim_msg on_wake)
+{
+	end_step(t);
+	t->sleep_pending = true;
+	ms_push(&t->x, MS_SPIN, on_wake, st);
+}
+
+void task_exit(struct task *t)
+{
+	end_step(t);
+	ms_push(&t->x, MS_EXIT, SIM_MSG(NULL, 0, NULL, 0), 0);
+}
+
+void task_wake(struct task *t)
+{
+	struct host *h = t->x.h;
+	struct cpu *c;
+
+	switch (t->state) {
+	case T_RUNNING:
+	case T_RUNNABLE:
+		/* Waking a task that is not waiting is a no-op, as in the
+		 * kernel; one that is on its way to sleep will not sleep. */
+		if (t->sleep_pending)
+			t->wake_pending = true;
+		return;
+	case T_SLEEPING:
+		enqueue_woken(h, t, t->on_wake);
+		return;
+	case T_SPINNING:
+		c = &h->cpus[t->cpu];
+		spin_pause(t, sim_now(h->sim));
+		account(&t->x, t->spin_stage, t->spin_acc);
+		t->state = T_RUNNING;
+		ms_push(&t->x, MS_STEP, t->on_wake, 0);
+		cpu_kick(c);
+		return;
+	case T_NEW:
+	case T_DEAD:
+		g_assert_not_reached();
+	}
+}
+
+static void wake_action(struct sim_component *comp, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	task_wake(ptr);
+}
+
+static const struct sim_component_ops wake_ops = {
+	.name = "wake",
+	.handle = wake_action,
+};
+
+static struct sim_component wake_comp = {.ops = &wake_ops};
+
+void xctx_wake(struct xctx *x, struct task *t)
+{
+	sim_time cost = x->h->p.wakeup;
+
+	if (t->cpu != x->cpu->id && t->state == T_SLEEPING)
+		cost += x->h->p.wakeup_remote;
+	xctx_charge(x, st_wakeup, cost);
+	xctx_defer(x, SIM_MSG(&wake_comp, 0, t, 0));
+}
+
+/* ---- interrupts ---- */
+
+void cpu_raise_irq(struct cpu *c, struct sim_msg handler)
+{
+	msgq_push(&c->irqq, handler);
+	c->use.irqs++;
+	if (c->running != &c->hardirq)
+		cpu_kick(c);
+}
+
+void cpu_raise_softirq(struct cpu *c, struct sim_msg handler)
+{
+	msgq_push(&c->softq, handler);
+	if (c->running != &c->hardirq && c->running != &c->softirq)
+		cpu_kick(c);
+}
+
+unsigned cpu_id(const struct cpu *c)
+{
+	return c->id;
+}
+
+/* ---- host ---- */
+
+struct host *host_new(struct sim *s, const struct host_params *p)
+{
+	struct host *h = g_new0(struct host, 1);
+
+	st_ctx_switch = stage_register("ctx_switch", CPU_SYS,
+				       "__schedule, context_switch");
+	st_wakeup = stage_register("wakeup", CPU_SYS, "try_to_wake_up");
+	st_irq_entry = stage_register("irq_entry", CPU_SYS, "irq_enter, irq_exit");
+	st_softirq_entry = stage_register("softirq_entry", CPU_SYS, "__do_softirq");
+	h->sim = s;
+	h->p = *p;
+	h->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
+	h->cpus = g_new0(struct cpu, p->ncpus);
+	for (unsigned i = 0; i < p->ncpus; i++) {
+		struct cpu *c = &h->cpus[i];
+		c->h = h;
+		c->id = i;
+		c->active_mm = -1;
+		g_snprintf(c->name, sizeof(c->name), "cpu%u", i);
+		sim_component_init(s, &c->comp, &cpu_ops, c->name);
+		xctx_init(&c->hardirq, h, c, NULL, XL_HARDIRQ);
+		xctx_init(&c->softirq, h, c, NULL, XL_SOFTIRQ);
+		c->irqq.mask = c->softq.mask = 15;
+		c->irqq.m = g_new(struct sim_msg, 16);
+		c->softq.m = g_new(struct sim_msg, 16);
+	}
+	return h;
+}
+
+void host_free(struct host *h)
+{
+	if (!h)
+		return;
+	for (unsigned i = 0; i < h->p.ncpus; i++) {
+		struct cpu *c = &h->cpus[i];
+		g_free(c->hardirq.ms);
+		g_free(c->softirq.ms);
+		g_free(c->irqq.m);
+		g_free(c->softq.m);
+		g_free(c->rq);
+	}
+	g_free(h->cpus);
+	g_ptr_array_free(h->tasks, TRUE);
+	g_free(h);
+}
+
+const struct host_params *host_params(const struct host *h)
+{
+	return &h->p;
+}
+
+unsigned host_ncpus(const struct host *h)
+{
+	return h->p.ncpus;
+}
+
+struct cpu *host_cpu(struct host *h, unsigned id)
+{
+	g_assert(id < h->p.ncpus);
+	return &h->cpus[id];
+}
+
+struct sim *host_sim(const struct host *h)
+{
+	return h->sim;
+}
+
+void task_usage(const struct task *t, struct task_usage *u)
+{
+	*u = t->use;
+}
+
+void cpu_usage(const struct cpu *c, struct cpu_usage *u)
+{
+	*u = c->use;
+}
+
+const sim_time *host_stage_ns(const struct host *h)
+{
+	return h->stage_ns;
+}
+
+const uint64_t *host_stage_count(const struct host *h)
+{
+	return h->stage_cnt;
+}
+
+void host_reset_accounting(struct host *h)
+{
+	memset(h->stage_ns, 0, sizeof(h->stage_ns));
+	memset(h->stage_cnt, 0, sizeof(h->stage_cnt));
+	for (unsigned i = 0; i < h->p.ncpus; i++)
+		h->cpus[i].use = (struct cpu_usage){0};
+	for (unsigned i = 0; i < h->tasks->len; i++) {
+		struct task *t = g_ptr_array_index(h->tasks, i);
+		t->use = (struct task_usage){0};
+	}
+}

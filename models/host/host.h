@@ -1,0 +1,161 @@
+/*
+ * The host: CPUs, tasks, interrupts and the scheduler.
+ *
+ * All kernel and user work in storsim runs on simulated CPUs. Code that
+ * stands for a kernel path runs inside an execution context (a task, or a
+ * CPU's hard-IRQ or soft-IRQ context) and, instead of taking time itself,
+ * charges the time each stage would take:
+ *
+ *	struct xctx *x = host_current(h);
+ *	xctx_charge(x, st_bio_alloc, p->bio_alloc_ns);
+ *	xctx_charge(x, st_nvme_queue_rq, p->queue_rq_ns);
+ *	xctx_defer(x, SIM_MSG(&dev->comp, DEV_DOORBELL, cmd, 0));
+ *	xctx_charge(x, st_syscall_exit, p->syscall_ns);
+ *	task_then(task, SIM_MSG(&job->comp, JOB_NEXT, job, 0));
+ *
+ * The CPU executes the charged work in order. A deferred message is a side
+ * effect other components can see (a doorbell write, a wake-up, a
+ * completion posted): it is delivered when the CPU has executed the work
+ * charged before it, so if an interrupt preempts the context, the side
+ * effect is delayed by the interrupt just as it would be on a real CPU.
+ * A task's step ends with exactly one of task_then(), task_sleep(),
+ * task_spin() or task_exit(); the next step is a message delivered when the
+ * work is done (and, for a sleep, after someone wakes the task).
+ *
+ * Hard IRQ work preempts soft IRQ work, which preempts tasks. Tasks are
+ * scheduled per CPU in the manner of CFS: virtual runtime, placement of
+ * woken tasks a bounded distance behind min_vruntime, wake-up preemption
+ * when the woken task is more than the wake-up granularity behind the
+ * running one, and preemption at step boundaries (the simulated analogue
+ * of the next preemption point).
+ *
+ * Parameters (host profile, model "cpu"): see host_param_table in host.c.
+ */
+#ifndef STORSIM_HOST_H
+#define STORSIM_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "params.h"
+#include "sim.h"
+#include "stage.h"
+
+#define HOST_MAX_CPUS 256
+
+struct host;
+struct cpu;
+struct task;
+struct xctx;
+
+struct cpumask {
+	uint64_t bits[HOST_MAX_CPUS / 64];
+};
+
+static inline void cpumask_set(struct cpumask *m, unsigned cpu)
+{
+	m->bits[cpu / 64] |= UINT64_C(1) << (cpu % 64);
+}
+
+static inline bool cpumask_test(const struct cpumask *m, unsigned cpu)
+{
+	return (m->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+enum preempt_model {
+	PREEMPT_NONE,		/* switch only where the task blocks or yields */
+	PREEMPT_VOLUNTARY,	/* ... and at explicit preemption points */
+	PREEMPT_FULL,		/* ... and as soon as a wake-up asks, even in
+				 * the kernel (at interrupt exit) */
+};
+
+struct host_params {
+	uint32_t ncpus;
+	uint64_t page_size;		/* bytes */
+	uint64_t mem_mb;		/* MiB, for $mb_memory */
+	sim_time syscall;		/* user/kernel entry + exit of one syscall */
+	sim_time ctx_switch;		/* __schedule + switch_to between tasks */
+	sim_time ctx_switch_mm;		/* extra when the address space changes */
+	sim_time wakeup;		/* try_to_wake_up, charged to the waker */
+	sim_time wakeup_remote;		/* extra for a wake-up on another CPU (IPI) */
+	sim_time irq_entry;		/* hard IRQ entry and exit */
+	sim_time softirq_entry;		/* one __do_softirq pass */
+	sim_time sched_latency;		/* CFS targeted latency (scaled) */
+	sim_time wakeup_granularity;	/* CFS wake-up preemption granularity */
+	sim_time min_granularity;	/* CFS minimum slice before tick preemption */
+	int preempt;			/* enum preempt_model */
+};
+
+extern const struct param_def host_param_table[];
+
+/* Host life cycle */
+struct host *host_new(struct sim *s, const struct host_params *p);
+void host_free(struct host *h);
+const struct host_params *host_params(const struct host *h);
+unsigned host_ncpus(const struct host *h);
+struct cpu *host_cpu(struct host *h, unsigned id);
+struct sim *host_sim(const struct host *h);
+
+/* The context whose step is being delivered right now (NULL outside). */
+struct xctx *host_current(const struct host *h);
+
+/* Charging work and deferring side effects (only inside a step) */
+void xctx_charge(struct xctx *x, stage_id st, sim_time ns);
+void xctx_defer(struct xctx *x, struct sim_msg action);
+/* Charge the wake-up cost to x, then wake t when x gets there. */
+void xctx_wake(struct xctx *x, struct task *t);
+struct task *xctx_task(const struct xctx *x);	/* NULL for IRQ contexts */
+struct cpu *xctx_cpu(const struct xctx *x);
+bool xctx_in_irq(const struct xctx *x);
+
+/* Tasks */
+enum task_kind {
+	TASK_USER,	/* has its own address space (mm) */
+	TASK_KTHREAD,	/* kworker, io-wq worker: borrows the last mm (lazy TLB) */
+};
+
+struct task *task_new(struct host *h, const char *name, enum task_kind kind,
+		      int mm_id, const struct cpumask *allowed);
+/* Make t runnable; first is delivered as its first step. */
+void task_start(struct task *t, struct sim_msg first);
+struct xctx *task_xctx(struct task *t);
+const char *task_name(const struct task *t);
+unsigned task_cpu(const struct task *t);	/* where it runs or last ran */
+
+/* End of a step: exactly one of these. */
+void task_then(struct task *t, struct sim_msg next);
+void task_sleep(struct task *t, struct sim_msg on_wake);
+/* Busy-poll (counted as CPU time of stage st) until task_wake(). */
+void task_spin(struct task *t, stage_id st, struct sim_msg on_wake);
+void task_exit(struct task *t);
+
+/* Wake t now (from a deferred action or from outside any context). */
+void task_wake(struct task *t);
+
+/* Interrupts: handler is delivered as a step in the CPU's hard or soft IRQ
+ * context; it charges its work and returns. */
+void cpu_raise_irq(struct cpu *c, struct sim_msg handler);
+void cpu_raise_softirq(struct cpu *c, struct sim_msg handler);
+unsigned cpu_id(const struct cpu *c);
+
+/* Accounting */
+struct task_usage {
+	sim_time usr_ns, sys_ns;
+	uint64_t nvcsw, nivcsw;		/* voluntary, involuntary switches */
+};
+
+struct cpu_usage {
+	sim_time class_ns[CPU_CLASS_NR];
+	uint64_t ctx_switches;
+	uint64_t irqs;
+};
+
+void task_usage(const struct task *t, struct task_usage *u);
+void cpu_usage(const struct cpu *c, struct cpu_usage *u);
+/* CPU time per stage summed over all CPUs since start or the last reset. */
+const sim_time *host_stage_ns(const struct host *h);
+const uint64_t *host_stage_count(const struct host *h);
+/* Forget all accounting so far (end of ramp_time). */
+void host_reset_accounting(struct host *h);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The model registry: one row per parameterised model. Keep it sorted by
+ * kind, then by the path an I/O takes.
+ */
+#include <string.h>
+
+#include "registry.h"
+
+#define HOST_PART(n, table, type, field, sum, page) \
+	{.name = n, .kind = MODEL_HOST, .params = table, .size = sizeof(type), \
+	 .offset = offsetof(struct stack_params, field), .summary = sum, \
+	 .doc = page}
+
+const struct model_info model_registry[] = {
+	HOST_PART("cpu", host_param_table, struct host_params, cpu,
+		  "CPUs, scheduler, interrupts, syscalls", "docs/models/host.md"),
+	HOST_PART("workqueue", workqueue_param_table, struct workqueue_params,
+		  workqueue, "workqueues and kworkers", "docs/models/workqueue.md"),
+	HOST_PART("fio", fio_param_table, struct fio_params, fio,
+		  "fio's own user-space costs", "docs/models/fio.md"),
+	HOST_PART("t_io_uring", t_io_uring_param_table, struct t_io_uring_params,
+		  t_io_uring, "t/io_uring user-space costs",
+		  "docs/models/t_io_uring.md"),
+	HOST_PART("io_uring", io_uring_param_table, struct io_uring_params,
+		  io_uring, "io_uring submission and completion",
+		  "docs/models/io_uring.md"),
+	HOST_PART("blkdev", blkdev_param_table, struct blkdev_params, blkdev,
+		  "raw block device direct I/O", "docs/models/blkdev.md"),
+	HOST_PART("blk_mq", blk_mq_param_table, struct blk_mq_params, blk_mq,
+		  "bios, requests, tags, plugging", "docs/models/blk_mq.md"),
+	HOST_PART("nvme_drv", nvme_drv_param_table, struct nvme_drv_params,
+		  nvme_drv, "NVMe PCI host driver", "docs/models/nvme-driver.md"),
+	HOST_PART("null_blk_cpu", null_blk_cpu_param_table,
+		  struct null_blk_cpu_params, null_blk_cpu,
+		  "null_blk CPU costs", "docs/models/null_blk.md"),
+	{.name = "nvme", .kind = MODEL_DEVICE, .params = nvme_dev_param_table,
+	 .size = sizeof(struct nvme_dev_params),
+	 .summary = "NVMe controller and media", .doc = "docs/models/nvme-device.md"},
+	{.name = "null_blk", .kind = MODEL_DEVICE, .params = null_blk_param_table,
+	 .size = sizeof(struct null_blk_params),
+	 .summary = "null_blk module parameters", .doc = "docs/models/null_blk.md"},
+	{.name = "fs", .kind = MODEL_FS, .params = fs_param_table,
+	 .size = sizeof(struct fs_params),
+	 .summary = "file system (XFS, ext4): blocks and path costs",
+	 .doc = "docs/models/fs.md"},
+	{.name = "kernel", .kind = MODEL_KERNEL, .params = kernel_param_table,
+	 .size = sizeof(struct kernel_features),
+	 .summary = "kernel feature switches (variants)",
+	 .doc = "docs/models/kernel.md"},
+	{.name = NULL},
+};
+
+const struct model_info *model_find(const char *name)
+{
+	for (const struct model_info *m = model_registry; m->name; m++)
+		if (strcmp(m->name, name) == 0)
+			return m;
+	return NULL;
+}
+
+const char *model_kind_name(enum model_kind k)
+{
+	static const char *const names[] = {
+		[MODEL_HOST] = "host", [MODEL_DEVICE] = "device",
+		[MODEL_FS] = "fs", [MODEL_KERNEL] = "kernel",
+	};
+	return names[k];
+}

@@ -1,0 +1,56 @@
+/* storsim params: the parameter tables of every model, from the registry. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "profile.h"
+#include "registry.h"
+
+static void print_text(const struct model_info *m)
+{
+	printf("%s (%s profile): %s\n", m->name, model_kind_name(m->kind), m->summary);
+	for (const struct param_def *r = m->params; r->name; r++) {
+		printf("  %-24s %-8s default %-10s %s\n", r->name,
+		       r->unit && *r->unit ? r->unit : "-", r->def ? r->def : "",
+		       r->help);
+	}
+}
+
+int cmd_params(int argc, char **argv)
+{
+	gboolean markdown = FALSE;
+	g_autoptr(GError) err = NULL;
+	const GOptionEntry entries[] = {
+		{"markdown", 0, 0, G_OPTION_ARG_NONE, &markdown,
+		 "Print Markdown tables (for docs/)", NULL},
+		{NULL},
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[MODEL]");
+
+	g_option_context_set_summary(ctx,
+		"List the models and their parameters: name, unit, default and\n"
+		"meaning, as host, device and file-system profiles set them.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+		fprintf(stderr, "storsim params: %s\n", err->message);
+		return 1;
+	}
+	const char *only = argc > 1 ? argv[1] : NULL;
+	if (only && !model_find(only)) {
+		fprintf(stderr, "storsim params: command line: unknown model '%s'\n",
+			only);
+		return 1;
+	}
+	for (const struct model_info *m = model_registry; m->name; m++) {
+		if (only && strcmp(only, m->name) != 0)
+			continue;
+		if (markdown) {
+			g_autoptr(GString) s = g_string_new(NULL);
+			params_print_markdown(m->params, s);
+			printf("### %s\n\n%s\n\n%s\n", m->name, m->summary, s->str);
+		} else {
+			print_text(m);
+		}
+	}
+	return 0;
+}

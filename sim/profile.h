@@ -1,0 +1,44 @@
+/*
+ * Profiles: JSON files of model parameters (format in params.h).
+ *
+ * A profile is found by path, or by name in the profile search path:
+ * $STORSIM_PROFILE_PATH (colon-separated), then the source tree's
+ * models/profiles (for a build that is not installed), then the installed
+ * data directory. A name NAME is the file NAME.json in the folder of its
+ * kind: hosts/, devices/ or filesystems/.
+ */
+#ifndef STORSIM_PROFILE_H
+#define STORSIM_PROFILE_H
+
+#include <glib.h>
+#include <json-c/json.h>
+#include <stdbool.h>
+
+struct profile {
+	char *path;
+	char *text;
+	json_object *root;
+	const char *name;
+	const char *kind;	/* host, device, fs */
+	const char *model;	/* device and fs profiles: the model they set */
+	const char *description;
+	json_object *params;
+};
+
+struct profile *profile_load(const char *name_or_path, const char *kind,
+			     GError **err);
+void profile_free(struct profile *p);
+/* Every directory searched, in order (for messages and `storsim params`). */
+GPtrArray *profile_search_dirs(void);
+/* Names of the profiles of a kind found in the search path, sorted. */
+GPtrArray *profile_list(const char *kind);
+
+static inline void profile_freep(struct profile **p)
+{
+	profile_free(*p);
+}
+
+/* A profile pointer freed when it goes out of scope. */
+#define auto_profile __attribute__((cleanup(profile_freep))) struct profile
+
+#endif

@@ -1,0 +1,566 @@
+/* Building a simulated system from profiles and settings. */
+#include <string.h>
+
+#include "fs/iomap_dio.h"
+#include "output.h"
+#include "profile.h"
+#include "system.h"
+#include "util.h"
+
+void system_config_init(struct system_config *c)
+{
+	*c = (struct system_config){0};
+	c->devices = g_ptr_array_new_with_free_func(g_free);
+	c->mounts = g_ptr_array_new_with_free_func(g_free);
+	c->files = g_ptr_array_new_with_free_func(g_free);
+	c->sets = g_ptr_array_new_with_free_func(g_free);
+	c->kernel = g_ptr_array_new_with_free_func(g_free);
+	c->seed = 1;
+}
+
+void system_config_clear(struct system_config *c)
+{
+	g_free(c->host);
+	g_ptr_array_free(c->devices, TRUE);
+	g_ptr_array_free(c->mounts, TRUE);
+	g_ptr_array_free(c->files, TRUE);
+	g_ptr_array_free(c->sets, TRUE);
+	g_ptr_array_free(c->kernel, TRUE);
+	*c = (struct system_config){0};
+}
+
+static gboolean add_to(GPtrArray *a, const char *value)
+{
+	g_ptr_array_add(a, g_strdup(value));
+	return TRUE;
+}
+
+static gboolean opt_device(const char *name, const char *value, gpointer data,
+			   GError **err)
+{
+	return add_to(((struct system_config *)data)->devices, value);
+}
+
+static gboolean opt_mount(const char *name, const char *value, gpointer data,
+			  GError **err)
+{
+	return add_to(((struct system_config *)data)->mounts, value);
+}
+
+static gboolean opt_file(const char *name, const char *value, gpointer data,
+			 GError **err)
+{
+	return add_to(((struct system_config *)data)->files, value);
+}
+
+static gboolean opt_set(const char *name, const char *value, gpointer data,
+			GError **err)
+{
+	return add_to(((struct system_config *)data)->sets, value);
+}
+
+static gboolean opt_kernel(const char *name, const char *value, gpointer data,
+			   GError **err)
+{
+	return add_to(((struct system_config *)data)->kernel, value);
+}
+
+static gboolean opt_seed(const char *name, const char *value, gpointer data,
+			 GError **err)
+{
+	char *end;
+	guint64 v = g_ascii_strtoull(value, &end, 0);
+	if (!*value || *end) {
+		storsim_input_error(err, "command line", 0, "seed",
+				    "'%s' is not a number", value);
+		return FALSE;
+	}
+	((struct system_config *)data)->seed = v;
+	return TRUE;
+}
+
+void system_config_add_options(struct system_config *c, GOptionContext *ctx)
+{
+	const GOptionEntry entries[] = {
+		{"host", 0, 0, G_OPTION_ARG_STRING, &c->host,
+		 "Host profile (name or path)", "PROFILE"},
+		{"device", 0, 0, G_OPTION_ARG_CALLBACK, opt_device,
+		 "Add a device, e.g. nullb0=null_blk or nvme0n1=optane-p5800x",
+		 "NAME=PROFILE"},
+		{"mount", 0, 0, G_OPTION_ARG_CALLBACK, opt_mount,
+		 "Mount a file system, e.g. /data=xfs:nvme0n1 (default: "
+		 "nvme0n1=optane-p5800x with xfs at /)", "PATH=FS:DEVICE"},
+		{"file", 0, 0, G_OPTION_ARG_CALLBACK, opt_file,
+		 "A file that exists before the run, e.g. /data/f=10g:written",
+		 "PATH=SIZE[:written|unwritten|sparse]"},
+		{"set", 0, 0, G_OPTION_ARG_CALLBACK, opt_set,
+		 "Override one parameter of a model or a device", "MODEL.PARAM=VALUE"},
+		{"kernel", 0, 0, G_OPTION_ARG_CALLBACK, opt_kernel,
+		 "Set a kernel feature (see 'storsim params kernel')",
+		 "FEATURE=VALUE"},
+		{"seed", 0, 0, G_OPTION_ARG_CALLBACK, opt_seed,
+		 "Seed of every random stream (default 1)", "N"},
+		{NULL},
+	};
+	GOptionGroup *g = g_option_group_new("system", "Simulated system:",
+					     "Show the system options", c, NULL);
+	g_option_group_add_entries(g, entries);
+	g_option_context_add_group(ctx, g);
+}
+
+static bool apply_host_profile(struct system *s, const char *name, GError **err)
+{
+	auto_profile *p = profile_load(name, "host", err);
+	if (!p)
+		return false;
+	s->host_profile = g_strdup(p->name);
+	if (!json_object_is_type(p->params, json_type_object)) {
+		storsim_input_error(err, p->path, storsim_json_key_line(p->text, "params"),
+				    "params", "must be an object of models");
+		return false;
+	}
+	json_object_object_foreach(p->params, model, obj) {
+		const struct model_info *m = model_find(model);
+		if (!m || m->kind != MODEL_HOST) {
+			storsim_input_error(err, p->path,
+					    storsim_json_key_line(p->text, model), model,
+					    "not a model a host profile sets (see "
+					    "'storsim params')");
+			return false;
+		}
+		if (!params_apply_json(m->params, (char *)&s->sp + m->offset, obj,
+				       p->path, p->text, err))
+			return false;
+	}
+	return true;
+}
+
+static const struct model_info *device_model_for(const char *name)
+{
+	if (g_str_has_prefix(name, "nullb"))
+		return model_find("null_blk");
+	if (g_str_has_prefix(name, "nvme"))
+		return model_find("nvme");
+	return NULL;
+}
+
+static bool add_device(struct system *s, const char *spec, GError **err)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || !eq[1]) {
+		storsim_input_error(err, "command line", 0, "device",
+				    "'%s': expected NAME=PROFILE", spec);
+		return false;
+	}
+	g_autofree char *name = g_strndup(spec, eq - spec);
+	const struct model_info *m = device_model_for(name);
+	if (!m) {
+		storsim_input_error(err, "command line", 0, "device",
+				    "'%s': device names start with nvme (NVMe) or "
+				    "nullb (null_blk)",
+				    name);
+		return false;
+	}
+	auto_profile *p = profile_load(eq + 1, "device", err);
+	if (!p)
+		return false;
+	if (!p->model || strcmp(p->model, m->name) != 0) {
+		storsim_input_error(err, p->path, storsim_json_key_line(p->text, "model"),
+				    "model", "is \"%s\"; device %s needs a %s profile",
+				    p->model ? p->model : "", name, m->name);
+		return false;
+	}
+	struct system_device *d = g_new0(struct system_device, 1);
+	d->name = g_steal_pointer(&name);
+	d->profile = g_strdup(p->name);
+	d->model = m;
+	d->params = g_malloc0(m->size);
+	g_ptr_array_add(s->devices, d);
+	params_set_defaults(m->params, d->params);
+	return params_apply_json(m->params, d->params, p->params, p->path, p->text,
+				 err);
+}
+
+static bool add_mount(struct system *s, const char *spec, GError **err)
+{
+	const char *eq = strchr(spec, '=');
+	const char *colon = eq ? strchr(eq, ':') : NULL;
+
+	if (!eq || !colon || eq == spec || spec[0] != '/' || colon == eq + 1 ||
+	    !colon[1]) {
+		storsim_input_error(err, "command line", 0, "mount",
+				    "'%s': expected /PATH=FSPROFILE:DEVICE", spec);
+		return false;
+	}
+	g_autofree char *fsname = g_strndup(eq + 1, colon - eq - 1);
+	struct system_device *d = NULL;
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *x = s->devices->pdata[i];
+		if (strcmp(x->name, colon + 1) == 0)
+			d = x;
+	}
+	if (!d) {
+		storsim_input_error(err, "command line", 0, "mount",
+				    "'%s': no device %s (add it with --device)", spec,
+				    colon + 1);
+		return false;
+	}
+	auto_profile *p = profile_load(fsname, "fs", err);
+	if (!p)
+		return false;
+	struct system_mount *m = g_new0(struct system_mount, 1);
+	m->path = g_strndup(spec, eq - spec);
+	if (strlen(m->path) > 1 && g_str_has_suffix(m->path, "/"))
+		m->path[strlen(m->path) - 1] = '\0';
+	m->profile = g_strdup(p->name);
+	m->dev = d;
+	g_ptr_array_add(s->mounts, m);
+	params_set_defaults(fs_param_table, &m->params);
+	return params_apply_json(fs_param_table, &m->params, p->params, p->path,
+				 p->text, err);
+}
+
+/* The mount a path lies under (the longest matching mount point). */
+static struct system_mount *mount_for(struct system *s, const char *path,
+				      const char **rel)
+{
+	struct system_mount *best = NULL;
+	size_t best_len = 0;
+
+	for (unsigned i = 0; i < s->mounts->len; i++) {
+		struct system_mount *m = s->mounts->pdata[i];
+		size_t n = strlen(m->path);
+		bool under = strcmp(m->path, "/") == 0 ? path[0] == '/' :
+			     strncmp(path, m->path, n) == 0 &&
+			     (path[n] == '/' || path[n] == '\0');
+		if (under && n >= best_len) {
+			best = m;
+			best_len = n;
+		}
+	}
+	if (best && rel)
+		*rel = strcmp(best->path, "/") == 0 ? path : path + best_len;
+	return best;
+}
+
+static bool parse_size(const char *text, uint64_t *out)
+{
+	char *end;
+	double v = g_ascii_strtod(text, &end);
+	uint64_t mult = 1;
+
+	if (end == text || v < 0)
+		return false;
+	switch (g_ascii_tolower(*end)) {
+	case 'k': mult = 1ull << 10; end++; break;
+	case 'm': mult = 1ull << 20; end++; break;
+	case 'g': mult = 1ull << 30; end++; break;
+	case 't': mult = 1ull << 40; end++; break;
+	default: break;
+	}
+	if (*end)
+		return false;
+	*out = (uint64_t)(v * mult);
+	return true;
+}
+
+static bool add_file(struct system *s, const char *spec, GError **err)
+{
+	const char *eq = strchr(spec, '=');
+	g_autofree char *path = eq ? g_strndup(spec, eq - spec) : NULL;
+	g_auto(GStrv) parts = eq ? g_strsplit(eq + 1, ":", 2) : NULL;
+	enum block_state st = BLOCK_WRITTEN;
+	uint64_t size;
+	const char *rel;
+
+	if (!eq || !parts[0] || !parse_size(parts[0], &size) || size == 0) {
+		storsim_input_error(err, "command line", 0, "file",
+				    "'%s': expected PATH=SIZE[:written|unwritten|"
+				    "sparse], e.g. /data/f=10g", spec);
+		return false;
+	}
+	if (parts[1]) {
+		if (strcmp(parts[1], "unwritten") == 0)
+			st = BLOCK_UNWRITTEN;
+		else if (strcmp(parts[1], "sparse") == 0)
+			st = BLOCK_HOLE;
+		else if (strcmp(parts[1], "written") != 0) {
+			storsim_input_error(err, "command line", 0, "file",
+					    "'%s': state must be written, unwritten "
+					    "or sparse", parts[1]);
+			return false;
+		}
+	}
+	struct system_mount *m = mount_for(s, path, &rel);
+	if (!m) {
+		storsim_input_error(err, "command line", 0, "file",
+				    "'%s': no file system is mounted there", path);
+		return false;
+	}
+	if (!fs_create(m->fs, rel, size, st)) {
+		storsim_input_error(err, "command line", 0, "file",
+				    "'%s': does not fit on %s", path, m->dev->name);
+		return false;
+	}
+	return true;
+}
+
+static struct system_device *find_device(struct system *s, const char *name)
+{
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *d = s->devices->pdata[i];
+		if (strcmp(d->name, name) == 0)
+			return d;
+	}
+	return NULL;
+}
+
+static bool apply_set(struct system *s, const char *spec, GError **err)
+{
+	const char *dot = strchr(spec, '.');
+	if (!dot) {
+		storsim_input_error(err, "command line", 0, "set",
+				    "'%s': expected MODEL.PARAM=VALUE", spec);
+		return false;
+	}
+	g_autofree char *target = g_strndup(spec, dot - spec);
+	struct system_device *d = find_device(s, target);
+	const struct model_info *m = model_find(target);
+
+	if (d)
+		return params_apply_override(d->model->params, d->params, dot + 1, err);
+	if (m && m->kind == MODEL_HOST)
+		return params_apply_override(m->params, (char *)&s->sp + m->offset,
+					     dot + 1, err);
+	if (m && m->kind == MODEL_KERNEL)
+		return params_apply_override(m->params, &s->kf, dot + 1, err);
+	storsim_input_error(err, "command line", 0, "set",
+			    "'%s' is neither a model nor a device", target);
+	return false;
+}
+
+static bool build_devices(struct system *s, GError **err)
+{
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *d = s->devices->pdata[i];
+		if (strcmp(d->model->name, "null_blk") == 0) {
+			d->nullb = null_blk_new(s->host, d->name, d->params,
+						&s->sp.null_blk_cpu, &s->sp.blk_mq);
+			d->q = null_blk_queue(d->nullb);
+		} else {
+			if (!nvme_dev_params_check(d->params, err))
+				return false;
+			d->nvme = nvme_drv_new(s->host, d->name, d->params,
+					       &s->sp.nvme_drv, &s->sp.blk_mq, &s->kf, err);
+			if (!d->nvme)
+				return false;
+			d->q = nvme_drv_queue(d->nvme);
+		}
+		d->bdev = blkdev_new(d->q, &s->sp.blkdev, &s->kf);
+	}
+	for (unsigned i = 0; i < s->mounts->len; i++) {
+		struct system_mount *m = s->mounts->pdata[i];
+		m->fs = fs_new(s->host, m->path, m->dev->q, &m->params, &s->kf,
+			       &s->sp.workqueue);
+	}
+	return true;
+}
+
+struct system *system_new(const struct system_config *cfg, GError **err)
+{
+	struct system *s = g_new0(struct system, 1);
+
+	sim_init(&s->sim, cfg->seed);
+	s->devices = g_ptr_array_new();
+	s->mounts = g_ptr_array_new();
+	s->files = g_ptr_array_new_with_free_func(g_free);
+	for (const struct model_info *m = model_registry; m->name; m++)
+		if (m->kind == MODEL_HOST)
+			params_set_defaults(m->params, (char *)&s->sp + m->offset);
+	params_set_defaults(kernel_param_table, &s->kf);
+
+	if (!apply_host_profile(s, cfg->host ? cfg->host : "default", err))
+		goto fail;
+	for (unsigned i = 0; i < cfg->devices->len; i++)
+		if (!add_device(s, cfg->devices->pdata[i], err))
+			goto fail;
+	if (cfg->devices->len == 0 && !add_device(s, SYSTEM_DEFAULT_DEVICE, err))
+		goto fail;
+	for (unsigned i = 0; i < cfg->mounts->len; i++)
+		if (!add_mount(s, cfg->mounts->pdata[i], err))
+			goto fail;
+	if (cfg->devices->len == 0 && cfg->mounts->len == 0 &&
+	    !add_mount(s, SYSTEM_DEFAULT_MOUNT, err))
+		goto fail;
+	for (unsigned i = 0; i < cfg->kernel->len; i++)
+		if (!params_apply_override(kernel_param_table, &s->kf,
+					   cfg->kernel->pdata[i], err))
+			goto fail;
+	for (unsigned i = 0; i < cfg->sets->len; i++)
+		if (!apply_set(s, cfg->sets->pdata[i], err))
+			goto fail;
+
+	s->host = host_new(&s->sim, &s->sp.cpu);
+	if (!build_devices(s, err))
+		goto fail;
+	for (unsigned i = 0; i < cfg->files->len; i++)
+		if (!add_file(s, cfg->files->pdata[i], err))
+			goto fail;
+	return s;
+fail:
+	system_free(s);
+	return NULL;
+}
+
+void system_free(struct system *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->mounts->len; i++) {
+		struct system_mount *m = s->mounts->pdata[i];
+		fs_free(m->fs);
+		g_free(m->path);
+		g_free(m->profile);
+		g_free(m);
+	}
+	g_ptr_array_free(s->mounts, TRUE);
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *d = s->devices->pdata[i];
+		blkdev_free(d->bdev);
+		null_blk_free(d->nullb);
+		nvme_drv_free(d->nvme);
+		if (d->model)
+			params_clear(d->model->params, d->params);
+		g_free(d->params);
+		g_free(d->profile);
+		g_free(d->name);
+		g_free(d);
+	}
+	g_ptr_array_free(s->devices, TRUE);
+	g_ptr_array_free(s->files, TRUE);
+	host_free(s->host);
+	sim_destroy(&s->sim);
+	g_free(s->host_profile);
+	g_free(s);
+}
+
+struct sfile *system_open_args(struct system *s,
+			       const struct system_open_args *a, GError **err)
+{
+	const char *path = a->path, *rel;
+
+	if (g_str_has_prefix(path, "/dev/")) {
+		struct system_device *d = find_device(s, path + 5);
+		if (!d) {
+			storsim_input_error(err, NULL, 0, "filename",
+					    "'%s': no such device in the simulated "
+					    "system (add one with --device %s=PROFILE)",
+					    path, path + 5);
+			return NULL;
+		}
+		if (!a->direct) {
+			storsim_unsupported_error(err, NULL, 0, "filename",
+						  "'%s': buffered I/O on a block device "
+						  "is not modelled yet", path);
+			return NULL;
+		}
+		struct sfile *f = g_new0(struct sfile, 1);
+		blkdev_open(d->bdev, f, path);
+		g_ptr_array_add(s->files, f);
+		return f;
+	}
+	struct system_mount *m = mount_for(s, path, &rel);
+	if (!m) {
+		storsim_input_error(err, NULL, 0, "filename",
+				    "'%s': no file system is mounted there in the "
+				    "simulated system (see --mount)", path);
+		return NULL;
+	}
+	struct inode *ino = fs_lookup(m->fs, rel);
+	if (!ino && a->create_size) {
+		enum block_state st = a->create_written ? BLOCK_WRITTEN :
+				      a->create_fallocate ? BLOCK_UNWRITTEN : BLOCK_HOLE;
+		ino = fs_create(m->fs, rel, a->create_size, st);
+		if (!ino) {
+			storsim_input_error(err, NULL, 0, "size",
+					    "'%s': %" G_GUINT64_FORMAT " bytes do not fit "
+					    "on %s", path, a->create_size, m->dev->name);
+			return NULL;
+		}
+	}
+	if (!ino) {
+		storsim_input_error(err, NULL, 0, "filename",
+				    "'%s' does not exist and the job gives no size "
+				    "to create it with", path);
+		return NULL;
+	}
+	if (!a->direct) {
+		storsim_unsupported_error(err, NULL, 0, "direct",
+					  "'%s': buffered I/O is not modelled yet", path);
+		return NULL;
+	}
+	struct sfile *f = g_new0(struct sfile, 1);
+	iomap_dio_open(ino, f);
+	g_ptr_array_add(s->files, f);
+	return f;
+}
+
+struct sfile *system_open(struct system *s, const char *path, GError **err)
+{
+	struct system_open_args a = {.path = path, .direct = true};
+	return system_open_args(s, &a, err);
+}
+
+void system_disk_stats(const struct system *s, GArray *disks)
+{
+	sim_time now = sim_now(&s->sim);
+
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *d = s->devices->pdata[i];
+		struct blk_disk_stats st;
+		struct output_disk od = {.name = d->name};
+		blk_queue_disk_stats(d->q, &st);
+		if (st.ios[0] + st.ios[1] == 0)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			od.ios[k] = st.ios[k];
+			od.ticks[k] = st.ticks[k] / SIM_MSEC;
+		}
+		od.in_queue = st.in_queue / SIM_MSEC;
+		sim_time span = now - s->stats_epoch;
+		od.util = span ? 100.0 * (double)st.busy / (double)span : 0;
+		if (od.util > 100)
+			od.util = 100;
+		g_array_append_val(disks, od);
+	}
+}
+
+void system_reset_stats(struct system *s)
+{
+	s->stats_epoch = sim_now(&s->sim);
+	host_reset_accounting(s->host);
+	for (unsigned i = 0; i < s->devices->len; i++)
+		blk_queue_reset_stats(((struct system_device *)s->devices->pdata[i])->q);
+}
+
+void system_describe(const struct system *s, GString *out)
+{
+	g_string_append_printf(out, "host profile: %s (%u CPUs)\n", s->host_profile,
+			       s->sp.cpu.ncpus);
+	for (unsigned i = 0; i < s->devices->len; i++) {
+		struct system_device *d = s->devices->pdata[i];
+		g_string_append_printf(out, "device %s: %s profile %s\n", d->name,
+				       d->model->name, d->profile);
+	}
+	for (unsigned i = 0; i < s->mounts->len; i++) {
+		struct system_mount *m = s->mounts->pdata[i];
+		g_string_append_printf(out, "mount %s: %s on %s\n", m->path,
+				       m->profile, m->dev->name);
+	}
+	g_string_append(out, "kernel:");
+	for (const struct param_def *r = kernel_param_table; r->name; r++) {
+		g_autofree char *v = params_value_string(r, &s->kf);
+		g_string_append_printf(out, " %s=%s", r->name, v);
+	}
+	g_string_append_c(out, '\n');
+}

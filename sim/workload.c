@@ -1,0 +1,217 @@
+/* Running workloads and collecting their figures. */
+#include <string.h>
+
+#include "engines/fio.h"
+#include "util.h"
+#include "workload.h"
+
+void run_metrics_clear(struct run_metrics *m)
+{
+	if (m->output)
+		g_string_free(m->output, TRUE);
+	*m = (struct run_metrics){0};
+}
+
+void run_metrics_collect(struct run_metrics *m, struct system *sys,
+			 uint64_t ios)
+{
+	struct host *h = sys->host;
+	sim_time elapsed = sim_now(&sys->sim);
+
+	m->ios = ios;
+	m->elapsed = elapsed;
+	m->ncpus = host_ncpus(h);
+	memcpy(m->stage_ns, host_stage_ns(h), sizeof(m->stage_ns));
+	for (unsigned i = 0; i < m->ncpus; i++) {
+		struct cpu_usage u;
+		sim_time busy = 0;
+		cpu_usage(host_cpu(h, i), &u);
+		for (int c = 0; c < CPU_CLASS_NR; c++) {
+			m->class_ns[c] += u.class_ns[c];
+			busy += u.class_ns[c];
+		}
+		m->ctx_switches += u.ctx_switches;
+		double util = elapsed ? (double)busy / (double)elapsed : 0;
+		if (util > m->busiest_cpu_util)
+			m->busiest_cpu_util = util;
+		if (util > 0.01)
+			m->busy_cpus++;
+	}
+}
+
+/*
+ * t/io_uring takes its options getopt-style, value attached ("-p0", "-d128");
+ * GOption wants them apart. Split the attached form of t/io_uring's letters.
+ */
+static GPtrArray *split_attached(int argc, char **argv)
+{
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+		if (i > 0 && s[0] == '-' && s[1] && strchr("dscbpBFnOrR", s[1]) &&
+		    s[2]) {
+			g_ptr_array_add(a, g_strndup(s, 2));
+			g_ptr_array_add(a, g_strdup(s + 2));
+		} else {
+			g_ptr_array_add(a, g_strdup(s));
+		}
+	}
+	g_ptr_array_add(a, NULL);
+	return a;
+}
+
+bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
+		       struct system_config *cfg, char ***files, GError **err)
+{
+	gint d, s, c, b, p, B, F, n, O, r, R;
+	g_autoptr(GPtrArray) split = split_attached(*argc, *argv);
+	int sargc = (int)split->len - 1;
+	/* GOption reorders the array it parses: give it a copy of the
+	 * pointers so that split still owns every string. */
+	g_autofree char **sargv_mem = g_memdup2(split->pdata,
+						split->len * sizeof(char *));
+	char **sargv = sargv_mem;
+
+	t_io_uring_opts_default(o);
+	d = (gint)o->depth; s = (gint)o->batch_submit; c = (gint)o->batch_complete;
+	b = (gint)o->bs; p = o->polled; B = o->fixedbufs; F = o->register_files;
+	n = (gint)o->nthreads; O = o->odirect; r = (gint)o->runtime;
+	R = o->random_io;
+	const GOptionEntry entries[] = {
+		{"depth", 'd', 0, G_OPTION_ARG_INT, &d, "I/O depth (128)", "N"},
+		{"submit", 's', 0, G_OPTION_ARG_INT, &s, "Batch submit (32)", "N"},
+		{"complete", 'c', 0, G_OPTION_ARG_INT, &c, "Batch complete (32)", "N"},
+		{"bs", 'b', 0, G_OPTION_ARG_INT, &b, "Block size in bytes (4096)", "N"},
+		{"polled", 'p', 0, G_OPTION_ARG_INT, &p, "Polled I/O (1)", "0|1"},
+		{"fixedbufs", 'B', 0, G_OPTION_ARG_INT, &B, "Fixed buffers (1)", "0|1"},
+		{"register-files", 'F', 0, G_OPTION_ARG_INT, &F,
+		 "Registered files (1)", "0|1"},
+		{"threads", 'n', 0, G_OPTION_ARG_INT, &n, "Submitter threads (1)", "N"},
+		{"odirect", 'O', 0, G_OPTION_ARG_INT, &O, "O_DIRECT (1)", "0|1"},
+		{"runtime", 'r', 0, G_OPTION_ARG_INT, &r,
+		 "Runtime in simulated seconds (required)", "S"},
+		{"random", 'R', 0, G_OPTION_ARG_INT, &R, "Random I/O (1)", "0|1"},
+		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, files, NULL,
+		 "FILE..."},
+		{NULL},
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[--] FILE...");
+
+	g_option_context_set_summary(ctx,
+		"Run fio's t/io_uring benchmark on the simulated system and print\n"
+		"its output lines. Options take t/io_uring's letters.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	system_config_add_options(cfg, ctx);
+	if (!g_option_context_parse(ctx, &sargc, &sargv, err))
+		return false;
+	if (d <= 0 || s < 0 || c < 0 || b <= 0 || n <= 0 || r < 0) {
+		storsim_input_error(err, "command line", 0,
+				    d <= 0 ? "-d" : s < 0 ? "-s" : c < 0 ? "-c" :
+				    b <= 0 ? "-b" : n <= 0 ? "-n" : "-r",
+				    "must be a positive number");
+		return false;
+	}
+	o->depth = (unsigned)d;
+	o->batch_submit = s ? (unsigned)s : 1;
+	o->batch_complete = c ? (unsigned)c : 1;
+	o->bs = (unsigned)b;
+	o->polled = p;
+	o->fixedbufs = B;
+	o->register_files = F;
+	o->nthreads = (unsigned)n;
+	o->odirect = O;
+	o->runtime = (unsigned)r;
+	o->random_io = R;
+	return true;
+}
+
+bool workload_uring_bench(const struct system_config *base, int argc,
+			  char **argv, struct run_metrics *m, GError **err)
+{
+	struct t_io_uring_opts o;
+	struct system_config cfg;
+	g_auto(GStrv) files = NULL;
+	g_auto(GStrv) args = g_new0(char *, argc + 1);
+	struct system *sys = NULL;
+	struct t_io_uring *t = NULL;
+	bool ok = false;
+
+	for (int i = 0; i < argc; i++)
+		args[i] = g_strdup(argv[i]);
+	char **pargs = args;
+	system_config_init(&cfg);
+	if (!uring_bench_parse(&argc, &pargs, &o, &cfg, &files, err))
+		goto out;
+	/* The experiment's system, then whatever the arguments add. */
+	g_free(cfg.host);
+	cfg.host = g_strdup(base->host);
+	cfg.seed = base->seed;
+	for (unsigned i = 0; i < base->devices->len; i++)
+		g_ptr_array_insert(cfg.devices, (gint)i, g_strdup(base->devices->pdata[i]));
+	for (unsigned i = 0; i < base->sets->len; i++)
+		g_ptr_array_insert(cfg.sets, (gint)i, g_strdup(base->sets->pdata[i]));
+	for (unsigned i = 0; i < base->kernel->len; i++)
+		g_ptr_array_insert(cfg.kernel, (gint)i, g_strdup(base->kernel->pdata[i]));
+
+	sys = system_new(&cfg, err);
+	if (!sys)
+		goto out;
+	t = t_io_uring_new(sys, &o, &sys->sp.t_io_uring, files,
+			   files ? (int)g_strv_length(files) : 0, err);
+	if (!t)
+		goto out;
+	m->output = g_string_new(NULL);
+	t_io_uring_run(t, m->output);
+	struct t_io_uring_result r;
+	t_io_uring_result(t, &r);
+	m->iops = r.iops_mean;
+	m->bw_bytes = r.iops_mean * o.bs;
+	run_metrics_collect(m, sys, r.done);
+	ok = true;
+out:
+	t_io_uring_free(t);
+	system_free(sys);
+	system_config_clear(&cfg);
+	return ok;
+}
+
+bool workload_fio(const struct system_config *cfg, const char *jobfile,
+		  char **env, struct run_metrics *m, GError **err)
+{
+	struct system *sys = system_new(cfg, err);
+	struct job_list *jl = NULL;
+	struct fio_run *run = NULL;
+	bool ok = false;
+
+	if (!sys)
+		return false;
+	g_auto(GStrv) environ = g_get_environ();
+	for (char **e = env; e && *e; e++) {
+		g_auto(GStrv) kv = g_strsplit(*e, "=", 2);
+		environ = g_environ_setenv(environ, kv[0], kv[1] ? kv[1] : "", TRUE);
+	}
+	struct jobfile_env je = {
+		.ncpus = host_ncpus(sys->host),
+		.pagesize = sys->sp.cpu.page_size,
+		.mb_memory = sys->sp.cpu.mem_mb,
+		.environ = (const char *const *)environ,
+	};
+	char *files[] = {(char *)jobfile};
+	jl = jobfile_parse(&je, files, 1, NULL, 0, err);
+	if (!jl)
+		goto out;
+	run = fio_run_new(sys, jl, err);
+	if (!run || !fio_run_exec(run, err))
+		goto out;
+	uint64_t ios;
+	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);
+	run_metrics_collect(m, sys, ios);
+	ok = true;
+out:
+	fio_run_free(run);
+	if (jl)
+		job_list_free(jl);
+	system_free(sys);
+	return ok;
+}

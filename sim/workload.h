@@ -1,0 +1,48 @@
+/*
+ * Running one workload on one simulated system and collecting the figures
+ * a report needs: the workload's own result (IOPS, bandwidth) and the
+ * mechanism behind it (CPU time per I/O by stage, context switches,
+ * utilisation).
+ */
+#ifndef STORSIM_WORKLOAD_H
+#define STORSIM_WORKLOAD_H
+
+#include <glib.h>
+
+#include "stage.h"
+#include "system.h"
+
+struct run_metrics {
+	double iops;
+	double bw_bytes;	/* bytes per second */
+	uint64_t ios;		/* I/Os the per-I/O figures divide by */
+	sim_time elapsed;
+	unsigned ncpus;
+	sim_time stage_ns[STAGE_MAX];
+	sim_time class_ns[CPU_CLASS_NR];	/* all CPUs */
+	double busiest_cpu_util;	/* busy fraction of the busiest CPU */
+	unsigned busy_cpus;		/* CPUs busy more than 1% of the time */
+	uint64_t ctx_switches;
+	GString *output;	/* what the workload printed */
+};
+
+void run_metrics_clear(struct run_metrics *m);
+
+/* t/io_uring with its command-line arguments (argv[0] is the command name). */
+bool workload_uring_bench(const struct system_config *cfg, int argc, char **argv,
+			  struct run_metrics *m, GError **err);
+
+/* A fio job file run with extra environment ("KEY=VALUE", for ${KEY} in
+ * the file). */
+bool workload_fio(const struct system_config *cfg, const char *jobfile,
+		  char **env, struct run_metrics *m, GError **err);
+
+/* Parse t/io_uring arguments plus system options into o, cfg and files. */
+bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
+		       struct system_config *cfg, char ***files, GError **err);
+
+/* Fill the mechanism figures of m from a finished system. */
+void run_metrics_collect(struct run_metrics *m, struct system *sys,
+			 uint64_t ios);
+
+#endif

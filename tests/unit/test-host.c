@@ -1,0 +1,364 @@
+/*
+ * Description: the host model runs charged work in simulated time:
+ * side effects land where the work puts them, interrupts preempt tasks
+ * and delay them by exactly their own length, sleep/wake and context
+ * switches are counted, CPU-bound tasks share a CPU, spinning ends at the
+ * wake-up.
+ */
+#include <glib.h>
+
+#include "host/host.h"
+
+static stage_id st_work, st_user, st_poll;
+
+/* A scripted program: each step charges `cost` and ends as `ending`. */
+enum ending { END_THEN, END_SLEEP, END_EXIT, END_SPIN };
+
+struct prog {
+	struct sim_component c;
+	struct host *h;
+	struct task *t;
+	sim_time cost;
+	unsigned steps_left;
+	enum ending ending;
+	GArray *step_times;	/* when each step began */
+	GArray *action_times;	/* when deferred actions landed */
+	bool defer_mid;		/* defer an action halfway through the step */
+};
+
+enum { PROG_STEP, PROG_ACTION };
+
+static void prog_handle(struct sim_component *c, unsigned type, void *ptr,
+			uint64_t arg)
+{
+	struct prog *p = (struct prog *)c;
+	sim_time now = sim_now(c->sim);
+
+	if (type == PROG_ACTION) {
+		g_array_append_val(p->action_times, now);
+		return;
+	}
+	g_array_append_val(p->step_times, now);
+	struct xctx *x = host_current(p->h);
+	g_assert_nonnull(x);
+	if (p->defer_mid) {
+		xctx_charge(x, st_work, p->cost / 2);
+		xctx_defer(x, SIM_MSG(c, PROG_ACTION, NULL, 0));
+		xctx_charge(x, st_work, p->cost - p->cost / 2);
+	} else {
+		xctx_charge(x, st_work, p->cost);
+	}
+	if (!p->t) /* running as an interrupt handler */
+		return;
+	if (p->steps_left-- == 0) {
+		task_exit(p->t);
+		return;
+	}
+	struct sim_msg next = SIM_MSG(c, PROG_STEP, NULL, 0);
+	switch (p->ending) {
+	case END_THEN:
+		task_then(p->t, next);
+		break;
+	case END_SLEEP:
+		task_sleep(p->t, next);
+		break;
+	case END_SPIN:
+		task_spin(p->t, st_poll, next);
+		break;
+	case END_EXIT:
+		task_exit(p->t);
+		break;
+	}
+}
+
+static const struct sim_component_ops prog_ops = {
+	.name = "prog",
+	.handle = prog_handle,
+};
+
+static struct host_params test_params(unsigned ncpus)
+{
+	struct host_params p;
+	params_set_defaults(host_param_table, &p);
+	p.ncpus = ncpus;
+	p.ctx_switch = 100;
+	p.ctx_switch_mm = 0;
+	p.wakeup = 50;
+	p.wakeup_remote = 0;
+	p.irq_entry = 20;
+	p.softirq_entry = 10;
+	return p;
+}
+
+static struct prog *prog_new(struct sim *s, struct host *h, const char *name,
+			     bool as_task, sim_time cost, unsigned steps,
+			     enum ending ending)
+{
+	struct prog *p = g_new0(struct prog, 1);
+
+	sim_component_init(s, &p->c, &prog_ops, name);
+	p->h = h;
+	p->cost = cost;
+	p->steps_left = steps;
+	p->ending = ending;
+	p->step_times = g_array_new(FALSE, FALSE, sizeof(sim_time));
+	p->action_times = g_array_new(FALSE, FALSE, sizeof(sim_time));
+	if (as_task)
+		p->t = task_new(h, name, TASK_USER, 1, NULL);
+	return p;
+}
+
+static void prog_free(struct prog *p)
+{
+	g_array_free(p->step_times, TRUE);
+	g_array_free(p->action_times, TRUE);
+	g_free(p);
+}
+
+static sim_time at(GArray *a, unsigned i)
+{
+	g_assert_cmpuint(i, <, a->len);
+	return g_array_index(a, sim_time, i);
+}
+
+static void setup_stages(void)
+{
+	st_work = stage_register("test_work", CPU_SYS, NULL);
+	st_user = stage_register("test_user", CPU_USR, NULL);
+	st_poll = stage_register("test_poll", CPU_SYS, NULL);
+}
+
+/* Steps follow each other after the charged work; the first one waits for
+ * the switch-in cost. */
+static void test_steps_follow_charged_work(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 3, END_THEN);
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(p->step_times->len, ==, 4);
+	g_assert_cmpuint(at(p->step_times, 0), ==, 100);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 1100);
+	g_assert_cmpuint(at(p->step_times, 3), ==, 3100);
+	struct task_usage u;
+	task_usage(p->t, &u);
+	g_assert_cmpuint(u.sys_ns, ==, 4 * 1000 + 100);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* A deferred action lands where the work before it ends. */
+static void test_deferred_action_lands_mid_step(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 0, END_THEN);
+
+	p->defer_mid = true;
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(at(p->action_times, 0), ==, 100 + 500);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* An interrupt during a task's step delays the task's side effect by the
+ * interrupt's entry cost plus its handler's work. */
+static void test_irq_preempts_and_delays_task(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 0, END_THEN);
+	struct prog *irq = prog_new(&s, h, "irq", false, 300, 0, END_THEN);
+
+	p->defer_mid = true;
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 400);	/* task is 300 ns into its step */
+	cpu_raise_irq(host_cpu(h, 0), SIM_MSG(&irq->c, PROG_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(at(irq->step_times, 0), ==, 400 + 20);
+	g_assert_cmpuint(at(p->action_times, 0), ==, 100 + 500 + 20 + 300);
+	struct cpu_usage cu;
+	cpu_usage(host_cpu(h, 0), &cu);
+	g_assert_cmpuint(cu.class_ns[CPU_IRQ], ==, 300 + 20);
+	g_assert_cmpuint(cu.irqs, ==, 1);
+	prog_free(p);
+	prog_free(irq);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* Sleep ends a step; the wake-up makes the task run again, after a context
+ * switch; each sleep is one voluntary switch. */
+static void test_sleep_until_woken(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 1, END_SLEEP);
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(p->step_times->len, ==, 1);	/* asleep */
+	sim_run(&s, 5000);
+	sim_schedule(&s, 5000, &p->c, PROG_ACTION, NULL, 0);
+	sim_run(&s, 5000);
+	task_wake(p->t);
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(p->step_times->len, ==, 2);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 5000 + 100);
+	struct task_usage u;
+	task_usage(p->t, &u);
+	g_assert_cmpuint(u.nvcsw, ==, 1);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* A wake-up that arrives while the task is still working towards its
+ * sleep cancels the sleep: no context switch. */
+static void test_wake_before_sleep_skips_sleep(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 1, END_SLEEP);
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 500);
+	task_wake(p->t);
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(p->step_times->len, ==, 2);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 1100);
+	struct task_usage u;
+	task_usage(p->t, &u);
+	g_assert_cmpuint(u.nvcsw, ==, 0);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* Waking a task that is not waiting does nothing. */
+static void test_wake_of_running_task_is_noop(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 2, END_THEN);
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 500);
+	task_wake(p->t);
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(p->step_times->len, ==, 3);
+	g_assert_cmpuint(at(p->step_times, 2), ==, 2100);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* Two CPU-bound tasks pinned to one CPU both make progress. */
+static void test_cpu_bound_tasks_share_a_cpu(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(2);
+	hp.min_granularity = 100000;
+	struct host *h = host_new(&s, &hp);
+	struct cpumask one = {{1}};
+	struct prog *a = prog_new(&s, h, "a", false, 10000, 100000, END_THEN);
+	struct prog *b = prog_new(&s, h, "b", false, 10000, 100000, END_THEN);
+
+	a->t = task_new(h, "a", TASK_USER, 1, &one);
+	b->t = task_new(h, "b", TASK_USER, 2, &one);
+	task_start(a->t, SIM_MSG(&a->c, PROG_STEP, NULL, 0));
+	task_start(b->t, SIM_MSG(&b->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 100 * SIM_MSEC);
+	struct task_usage ua, ub;
+	task_usage(a->t, &ua);
+	task_usage(b->t, &ub);
+	g_assert_cmpuint(ua.sys_ns, >, 40 * SIM_MSEC);
+	g_assert_cmpuint(ub.sys_ns, >, 40 * SIM_MSEC);
+	g_assert_cmpuint(ua.nivcsw, >, 0);
+	prog_free(a);
+	prog_free(b);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* A woken task goes to an idle CPU rather than queue behind a busy one. */
+static void test_wake_prefers_idle_cpu(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(2);
+	struct host *h = host_new(&s, &hp);
+	struct prog *busy = prog_new(&s, h, "busy", true, 10000, 1000, END_THEN);
+	struct prog *p = prog_new(&s, h, "p", true, 100, 1, END_SLEEP);
+
+	task_start(busy->t, SIM_MSG(&busy->c, PROG_STEP, NULL, 0));
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 50000);
+	g_assert_cmpuint(task_cpu(busy->t), !=, task_cpu(p->t));
+	task_wake(p->t);
+	sim_run(&s, 60000);
+	g_assert_cmpuint(p->step_times->len, ==, 2);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 50000 + 100);
+	prog_free(busy);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+/* A spinning task burns CPU until woken, and the time is charged to its
+ * polling stage. */
+static void test_spin_charges_until_wake(void)
+{
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 1, END_SPIN);
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 6100);
+	task_wake(p->t);
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(at(p->step_times, 1), ==, 6100);
+	g_assert_cmpuint(host_stage_ns(h)[st_poll], ==, 5000);
+	struct task_usage u;
+	task_usage(p->t, &u);
+	g_assert_cmpuint(u.nvcsw, ==, 0);
+	prog_free(p);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+int main(int argc, char **argv)
+{
+	g_test_init(&argc, &argv, NULL);
+	setup_stages();
+	g_test_add_func("/host/steps-follow-charged-work", test_steps_follow_charged_work);
+	g_test_add_func("/host/deferred-action-lands-mid-step", test_deferred_action_lands_mid_step);
+	g_test_add_func("/host/irq-preempts-and-delays-task", test_irq_preempts_and_delays_task);
+	g_test_add_func("/host/sleep-until-woken", test_sleep_until_woken);
+	g_test_add_func("/host/wake-before-sleep-skips-sleep", test_wake_before_sleep_skips_sleep);
+	g_test_add_func("/host/wake-of-running-task-is-noop", test_wake_of_running_task_is_noop);
+	g_test_add_func("/host/cpu-bound-tasks-share-a-cpu", test_cpu_bound_tasks_share_a_cpu);
+	g_test_add_func("/host/wake-prefers-idle-cpu", test_wake_prefers_idle_cpu);
+	g_test_add_func("/host/spin-charges-until-wake", test_spin_charges_until_wake);
+	return g_test_run();
+}
