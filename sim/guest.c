@@ -849,7 +849,7 @@ static bool run_opts_check(struct guest_run_opts *o, int timeout, int vcpus, GEr
 	return true;
 }
 
-static int cmd_run(int argc, char **argv)
+static int guest_cmd_run(int argc, char **argv)
 {
 	g_autofree char *kernel = NULL, *initrd = NULL, *disk = NULL, *serial = NULL, *root = NULL;
 	struct guest_run_opts o = { 0 };
@@ -910,7 +910,7 @@ static bool write_doc(const char *dir, const struct guest_doc *d, GError **err)
 	return g_file_set_contents(path, d->text, -1, err);
 }
 
-static int cmd_extract(int argc, char **argv)
+static int guest_cmd_extract(int argc, char **argv)
 {
 	g_autofree char *log_name = NULL, *expect_spec = NULL, *outdir = NULL, *log = NULL;
 	g_autoptr(GArray) expect = NULL;
@@ -1000,7 +1000,7 @@ static const char compare_usage[] =
 	"direction: IOPS, mean and p99 completion latency, and (sim - guest) / guest.\n"
 	"A directory stands for its *.json files. Fails when a key is on one side only.\n";
 
-static int cmd_compare(int argc, char **argv)
+static int guest_cmd_compare(int argc, char **argv)
 {
 	g_autoptr(GPtrArray) guest = guest_results_new();
 	g_autoptr(GPtrArray) sim = guest_results_new();
@@ -1081,11 +1081,11 @@ int guest_main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
+		return guest_cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "extract") == 0)
-		return cmd_extract(argc - 1, argv + 1);
+		return guest_cmd_extract(argc - 1, argv + 1);
 	if (strcmp(argv[1], "compare") == 0)
-		return cmd_compare(argc - 1, argv + 1);
+		return guest_cmd_compare(argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		fputs(guest_usage, stdout);
 		return 0;

@@ -9,8 +9,9 @@
 tool=$top_builddir/storsim-guest
 command -v fio >/dev/null 2>&1 || skip_all "fio is not installed"
 [ -x "$tool" ] || skip_all "$tool was not built"
+[ -x "$STORSIM" ] || skip_all "$STORSIM was not built"
 
-plan 17
+plan 18
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -56,6 +57,13 @@ echo "not json" >"$dir/bad.json"
 "$tool" compare --guest "$dir/bad.json" --sim "$dir/randread-1.json" >/dev/null 2>"$dir/err"
 check "compare fails on a file that is not fio JSON" test $? -eq 1
 check "the bad file is named" grep -q "$dir/bad.json: no fio JSON document found" "$dir/err"
+
+# storsim's own results are the other side of the comparison.
+"$STORSIM" run --output-format=json --output="$dir/sim.json" --name=randread --rw=randread \
+	--bs=4k --ioengine=io_uring --iodepth=4 --direct=1 --filename=/dev/nvme0n1 \
+	--number_ios=2000 >/dev/null 2>"$dir/err"
+"$tool" compare --guest "$dir/sim.json" --sim "$dir/sim.json" >"$dir/table" 2>>"$dir/err"
+check "compare reads the fio JSON of storsim run" grep -q '^randread *4 read ' "$dir/table"
 
 # Bad command lines for `run`, refused before libvirt is touched: the
 # arguments, then the message expected on stderr.

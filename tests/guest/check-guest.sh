@@ -58,11 +58,12 @@ rm -rf "$out/results"
 	die "the guest did not produce every point's fio JSON (console: $out/serial.log)"
 
 # TODO(lead): storsim's run of the same jobs plugs in here. For each point of
-# $sweep, run tests/guest/JOB.fio with IODEPTH=QD RUNTIME=$runtime through
-# `storsim run --device qemu-nvme ... --output-format=json` into
-# $out/results/sim/JOB-qdQD.json and set sim_results to that directory.
-# Until then the guest's results stand in, so the pipeline runs end to end
-# and every difference reads +0.0%.
+# $sweep:
+#   IODEPTH=QD RUNTIME=$runtime storsim run --device=nvme0n1=qemu-nvme \
+#     --output-format=json --output=$out/results/sim/JOB-qdQD.json tests/guest/JOB.fio
+# then set sim_results to $out/results/sim. (storsim run still refuses the
+# job files: "libaio is not modelled yet".) Until then the guest's results
+# stand in, so the pipeline runs end to end and every difference reads +0.0%.
 sim_results=$out/results/guest
 
 "$tool" compare --guest "$out/results/guest" --sim "$sim_results" \
