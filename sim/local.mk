@@ -27,3 +27,11 @@ libstorsim_a_SOURCES += \
 	sim/qtest.c sim/qtest.h \
 	sim/nvme_tester.c sim/nvme_tester.h
 libstorsim_a_SOURCES += sim/validate.c sim/validate.h
+
+# The full-system check's host side (docs/guest.md); the launcher only with libvirt.
+libstorsim_a_SOURCES += sim/guest.c sim/guest.h
+if HAVE_LIBVIRT
+libstorsim_a_SOURCES += sim/guest-libvirt.c
+AM_CPPFLAGS += -DSTORSIM_HAVE_LIBVIRT $(LIBVIRT_CFLAGS)
+STORSIM_LIBS += $(LIBVIRT_LIBS)
+endif

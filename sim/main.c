@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "commands.h"
+#include "guest.h"
 #include "validate.h"
 
 static const struct command {
@@ -23,6 +24,8 @@ static const struct command {
 	 "reproduce a published table from its experiment in traces/"},
 	{"validate", validate_main,
 	 "compare the NVMe model with QEMU's emulated NVMe"},
+	{"guest", guest_main,
+	 "boot the check-guest VM, extract and compare its fio results"},
 	{"params", cmd_params, "list models and their parameters"},
 	{NULL, NULL, NULL},
 };
