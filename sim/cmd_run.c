@@ -44,15 +44,17 @@ static bool section_wanted(char **sections, const char *name)
 /* Print or write the results. The simulator's own figures ride along: per
  * run under "storsim", with the CPU profile (the simulated perf report). */
 static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
-		 unsigned formats, GError **err)
+		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
 
-	if (!ro->no_profile) {
-		extra = report_run_json(sys);
-		report_run_text(sys, profile_text);
+	if (!ro->no_profile || system_power_lost(sys)) {
+		extra = ro->no_profile ? json_object_new_object() : report_run_json(sys);
+		if (!ro->no_profile)
+			report_run_text(sys, profile_text);
+		system_durability_report(sys, profile_text, extra, violations);
 		out.json_extra = extra;
 		out.text_extra = profile_text->str;
 	}
@@ -110,8 +112,14 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	if (!run || !fio_run_exec(run, &err))
 		goto out;
 
-	if (!emit(ro, sys, run, formats, &err))
+	uint64_t violations = 0;
+	if (!emit(ro, sys, run, formats, &violations, &err))
 		goto out;
+	if (violations) {
+		fprintf(stderr, "storsim run: %" G_GUINT64_FORMAT " writes acknowledged "
+			"as durable were lost in the power loss\n", violations);
+		goto out;
+	}
 	ret = 0;
 out:
 	if (err)

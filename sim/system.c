@@ -26,6 +26,7 @@ void system_config_clear(struct system_config *c)
 	g_ptr_array_free(c->files, TRUE);
 	g_ptr_array_free(c->sets, TRUE);
 	g_ptr_array_free(c->kernel, TRUE);
+	g_free(c->power_loss);
 	*c = (struct system_config){0};
 }
 
@@ -98,6 +99,10 @@ void system_config_add_options(struct system_config *c, GOptionContext *ctx)
 		{"kernel", 0, 0, G_OPTION_ARG_CALLBACK, opt_kernel,
 		 "Set a kernel feature (see 'storsim params kernel')",
 		 "FEATURE=VALUE"},
+		{"power-loss", 0, 0, G_OPTION_ARG_STRING, &c->power_loss,
+		 "Cut the power of an NVMe device at a time (at:5ms) or after "
+		 "N completed commands (after:1000), then report which "
+		 "acknowledged writes survived", "at:TIME|after:N[@DEVICE]"},
 		{"seed", 0, 0, G_OPTION_ARG_CALLBACK, opt_seed,
 		 "Seed of every random stream (default 1)", "N"},
 		{NULL},
@@ -339,6 +344,116 @@ static bool apply_set(struct system *s, const char *spec, GError **err)
 	return false;
 }
 
+static bool parse_time_ns(const char *text, sim_time *out)
+{
+	char *end;
+	double v = g_ascii_strtod(text, &end);
+	double mult;
+
+	if (end == text || v < 0)
+		return false;
+	if (strcmp(end, "ns") == 0)
+		mult = 1;
+	else if (strcmp(end, "us") == 0)
+		mult = 1e3;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1e6;
+	else if (strcmp(end, "s") == 0 || *end == '\0')
+		mult = 1e9;
+	else
+		return false;
+	*out = (sim_time)(v * mult);
+	return true;
+}
+
+/* --power-loss: pick the device, track durability on it, and either let
+ * the device count commands or remember the time. */
+static bool setup_power_loss(struct system *s, const char *spec, GError **err)
+{
+	g_autofree char *when = g_strdup(spec);
+	char *at = strchr(when, '@');
+	struct system_device *d = NULL;
+
+	if (at)
+		*at++ = '\0';
+	for (unsigned i = 0; i < s->devices->len && !d; i++) {
+		struct system_device *x = s->devices->pdata[i];
+		if (strcmp(x->model->name, "nvme") == 0 &&
+		    (!at || strcmp(x->name, at) == 0))
+			d = x;
+	}
+	if (!d) {
+		storsim_input_error(err, "command line", 0, "power-loss",
+				    "'%s': no NVMe device %s", spec, at ? at : "");
+		return false;
+	}
+	struct nvme_dev_params *np = d->params;
+	np->track_durability = true;
+	s->power_loss_dev = d;
+	uint64_t n;
+	if (g_str_has_prefix(when, "after:")) {
+		char *end;
+		n = g_ascii_strtoull(when + 6, &end, 10);
+		if (!when[6] || *end || n == 0) {
+			storsim_input_error(err, "command line", 0, "power-loss",
+					    "'%s': after: needs a count of commands", spec);
+			return false;
+		}
+		np->power_loss_after_commands = n;
+		return true;
+	}
+	if (!g_str_has_prefix(when, "at:") || !parse_time_ns(when + 3,
+							    &s->power_loss_at) ||
+	    s->power_loss_at == 0) {
+		storsim_input_error(err, "command line", 0, "power-loss",
+				    "'%s': expected at:TIME (e.g. at:5ms) or after:N",
+				    spec);
+		return false;
+	}
+	return true;
+}
+
+static void power_loss_event(struct sim_component *c, unsigned type, void *ptr,
+			     uint64_t arg)
+{
+	struct system *s = ptr;
+	nvme_dev_power_loss(nvme_drv_device(s->power_loss_dev->nvme));
+}
+
+static const struct sim_component_ops power_ops = {
+	.name = "power",
+	.handle = power_loss_event,
+};
+
+void system_arm_power_loss(struct system *s)
+{
+	if (s->power_loss_at)
+		sim_after(&s->sim, s->power_loss_at, &s->comp, 0, s, 0);
+}
+
+bool system_power_lost(const struct system *s)
+{
+	return s->power_loss_dev && s->power_loss_dev->nvme &&
+	       nvme_drv_power_lost(s->power_loss_dev->nvme);
+}
+
+void system_durability_report(const struct system *s, GString *text,
+			      json_object *json, uint64_t *violations)
+{
+	*violations = 0;
+	if (!system_power_lost(s))
+		return;
+	struct nvme_dev *d = nvme_drv_device(s->power_loss_dev->nvme);
+	const struct nvme_durability_summary *sum = nvme_dev_durability_summary(d);
+	g_autofree char *t = nvme_dev_durability_report_text(d);
+	*violations = sum->violations;
+	g_string_append_printf(text, "\nstorsim: power lost on %s at %" G_GUINT64_FORMAT
+			       " ns\n%s", s->power_loss_dev->name, sum->power_lost_at, t);
+	if (json)
+		json_object_object_add(json, "power_loss",
+				       nvme_dev_durability_report_json(d));
+}
+
 static bool build_devices(struct system *s, GError **err)
 {
 	for (unsigned i = 0; i < s->devices->len; i++) {
@@ -371,6 +486,7 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 	struct system *s = g_new0(struct system, 1);
 
 	sim_init(&s->sim, cfg->seed);
+	sim_component_init(&s->sim, &s->comp, &power_ops, "power");
 	s->devices = g_ptr_array_new();
 	s->mounts = g_ptr_array_new();
 	s->files = g_ptr_array_new_with_free_func(g_free);
@@ -391,6 +507,8 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 			goto fail;
 	if (cfg->devices->len == 0 && cfg->mounts->len == 0 &&
 	    !add_mount(s, SYSTEM_DEFAULT_MOUNT, err))
+		goto fail;
+	if (cfg->power_loss && !setup_power_loss(s, cfg->power_loss, err))
 		goto fail;
 	for (unsigned i = 0; i < cfg->kernel->len; i++)
 		if (!params_apply_override(kernel_param_table, &s->kf,

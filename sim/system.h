@@ -7,6 +7,8 @@
 
 #include <glib.h>
 
+#include <json-c/json.h>
+
 #include "registry.h"
 #include "sim.h"
 
@@ -17,6 +19,7 @@ struct system_config {
 	GPtrArray *files;	/* "PATH=SIZE[:written|unwritten|sparse]" */
 	GPtrArray *sets;	/* "MODEL.PARAM=VALUE" or "DEVICE.PARAM=VALUE" */
 	GPtrArray *kernel;	/* "FEATURE=VALUE" */
+	char *power_loss;	/* "at:TIME" or "after:N"[@DEVICE] */
 	uint64_t seed;
 };
 
@@ -58,6 +61,9 @@ struct system {
 	GPtrArray *mounts;	/* struct system_mount * */
 	GPtrArray *files;	/* struct sfile *, opened */
 	sim_time stats_epoch;	/* the last system_reset_stats */
+	struct sim_component comp;	/* timed power loss */
+	struct system_device *power_loss_dev;
+	sim_time power_loss_at;	/* 0: none, or by command count */
 };
 
 /* How a job opens a file, and how it is laid out if it does not exist. */
@@ -80,6 +86,12 @@ struct sfile *system_open_args(struct system *s,
 void system_disk_stats(const struct system *s, GArray *disks);
 /* Forget the accounting so far: CPU time, stages, disk statistics. */
 void system_reset_stats(struct system *s);
+/* Arm a power loss given with --power-loss at:TIME (counted from now). */
+void system_arm_power_loss(struct system *s);
+/* Whether a device lost power; its durability report. */
+bool system_power_lost(const struct system *s);
+void system_durability_report(const struct system *s, GString *text,
+			      json_object *json, uint64_t *violations);
 /* One line per profile and setting, for reports. */
 void system_describe(const struct system *s, GString *out);
 

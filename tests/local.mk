@@ -146,3 +146,6 @@ check-guest:
 	@echo "check-guest needs libvirt: install libvirt-dev and re-run configure" >&2; exit 1
 endif
 .PHONY: check-guest
+
+TESTS += tests/power-loss.sh
+EXTRA_DIST += tests/power-loss.sh

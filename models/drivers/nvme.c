@@ -91,6 +91,7 @@ struct nvme_drv {
 	uint8_t scratch[NVME_IDENTIFY_SIZE];
 	uint16_t admin_cid;
 	struct blk_queue *q;
+	bool power_lost;
 };
 
 enum { DRV_IRQ, DRV_SQ_DOORBELL, DRV_CQ_DOORBELL };
@@ -156,10 +157,21 @@ static void host_irq(void *host, uint16_t vector)
 	cpu_raise_irq(host_cpu(d->h, nq->cpu), SIM_MSG(&d->comp, DRV_IRQ, nq, 0));
 }
 
+/* The machine lost power with its drive: nothing after this point
+ * happens, so the simulation ends here. */
+static void host_power_lost(void *host)
+{
+	struct nvme_drv *d = host;
+
+	d->power_lost = true;
+	d->sim->stop = true;
+}
+
 static const struct nvme_host_ops host_ops = {
 	.dma_read = host_dma_read,
 	.dma_write = host_dma_write,
 	.irq = host_irq,
+	.power_lost = host_power_lost,
 };
 
 static uint64_t sq_addr(uint16_t qid)
@@ -502,4 +514,9 @@ struct blk_queue *nvme_drv_queue(struct nvme_drv *d)
 struct nvme_dev *nvme_drv_device(struct nvme_drv *d)
 {
 	return d->dev;
+}
+
+bool nvme_drv_power_lost(const struct nvme_drv *d)
+{
+	return d->power_lost;
 }

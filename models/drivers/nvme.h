@@ -39,5 +39,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 void nvme_drv_free(struct nvme_drv *d);
 struct blk_queue *nvme_drv_queue(struct nvme_drv *d);
 struct nvme_dev *nvme_drv_device(struct nvme_drv *d);
+/* The device lost power (and the simulation was stopped there). */
+bool nvme_drv_power_lost(const struct nvme_drv *d);
 
 #endif

@@ -134,7 +134,8 @@ void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 		k->data = a->data;
 		k->kiocb = (struct kiocb){
 			.file = a->file, .pos = a->off, .len = a->len,
-			.nr_segs = a->nr_segs, .write = a->write, .flags = KI_DIRECT,
+			.nr_segs = a->nr_segs, .write = a->write,
+			.flags = a->kiflags | KI_DIRECT,
 			.ki_complete = aio_complete_rw, .owner = k,
 		};
 		long ret = a->write ? a->file->ops->write_iter(x, &k->kiocb) :

@@ -24,6 +24,7 @@ struct aio_iocb {
 	uint64_t off;
 	uint32_t len;
 	uint32_t nr_segs;
+	uint32_t kiflags;	/* KI_*: from the file's open flags */
 	void *data;		/* returned in the io_event */
 };
 

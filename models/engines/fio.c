@@ -96,6 +96,17 @@ struct system *fio_system(struct fio_thread *td)
 	return td->run->sys;
 }
 
+uint32_t fio_open_flags(const struct fio_thread *td)
+{
+	uint32_t f = td->o->direct ? KI_DIRECT : 0;
+
+	if (td->o->sync == FIO_SYNC_DSYNC)
+		f |= KI_DSYNC;
+	else if (td->o->sync == FIO_SYNC_SYNC)
+		f |= KI_DSYNC | KI_SYNC;
+	return f;
+}
+
 /* ---- offsets, sizes, directions ---- */
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -465,12 +476,10 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (!o->direct && o->ioengine != FIO_ENGINE_NULL)
 		return refuse(job, "direct", err,
 			      "buffered I/O (direct=0) is not modelled yet");
-	if (o->sync != FIO_SYNC_NONE || o->fsync_blocks || o->fdatasync_blocks ||
-	    o->end_fsync)
-		return refuse(job, o->sync != FIO_SYNC_NONE ? "sync" :
-			      o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
+	if (o->fsync_blocks || o->fdatasync_blocks || o->end_fsync)
+		return refuse(job, o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
 			      "fdatasync" : "end_fsync", err,
-			      "fsync and O_SYNC are not modelled yet");
+			      "fsync and fdatasync are not modelled yet");
 	if (o->read_iolog || o->write_iolog)
 		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
 			      "iolog replay and recording are not wired up yet");
@@ -729,6 +738,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->name = job->section;
 	oj->groupid = job->groupid;
 	oj->error = td->error;
+	oj->verror = td->error ? g_strerror(td->error) : NULL;
 	oj->pid = 1000 + (int)td->index;
 	oj->description = o->description;
 	oj->elapsed_s = (unsigned)((td->end_time + SIM_SEC - 1) / SIM_SEC);
@@ -808,10 +818,22 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 	struct sim *s = &r->sys->sim;
 
 	system_reset_stats(r->sys);
+	system_arm_power_loss(r->sys);
 	start_phase(r);
 	sim_run(s, SIM_TIME_MAX);
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
+		if (!td->finished && system_power_lost(r->sys)) {
+			/* The machine went down: the jobs end here, with their
+			 * I/O in flight lost (EIO, as fio would see it). */
+			if (!td->started)
+				td->ramp_end = td->start_time = sim_now(s);
+			td->error = 5;
+			td->end_time = sim_now(s);
+			stats_finish(td->stats, td->end_time);
+			td->finished = true;
+			continue;
+		}
 		if (!td->finished) {
 			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL,
 				    "job %s did not finish (simulation stalled at "

@@ -96,6 +96,10 @@ extern const struct fio_engine_ops fio_null_engine, fio_null_engine_sync,
 	fio_psync_engine, fio_vsync_engine, fio_pvsync_engine,
 	fio_pvsync2_engine, fio_io_uring_engine, fio_libaio_engine;
 
+/* The iocb flags the job's open flags give every I/O (O_DIRECT, O_SYNC,
+ * O_DSYNC). */
+uint32_t fio_open_flags(const struct fio_thread *td);
+
 /* Called by engines */
 struct xctx *fio_xctx(struct fio_thread *td);
 struct system *fio_system(struct fio_thread *td);

@@ -280,7 +280,7 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 		.nr_segs = u->nr_segs,
 		.write = u->ddir == FIO_DDIR_WRITE,
 		.sync_wait = true,
-		.flags = (td->o->direct ? KI_DIRECT : 0) |
+		.flags = fio_open_flags(td) |
 			 (td->eng == &fio_pvsync2_engine && td->o->eng.hipri ?
 			  KI_HIPRI : 0),
 		.ki_complete = sync_ki_complete,
@@ -431,6 +431,7 @@ static void uring_queue(struct fio_thread *td, struct fio_io_u *u)
 		.off = u->offset,
 		.len = u->len,
 		.nr_segs = u->nr_segs,
+		.kiflags = fio_open_flags(td),
 		.user_data = u,
 	};
 
@@ -516,7 +517,8 @@ static void libaio_queue(struct fio_thread *td, struct fio_io_u *u)
 	xctx_charge(fio_xctx(td), st_aio_prep, fio_system(td)->sp.fio.aio_prep);
 	ld->iocbs[ld->npending] = (struct aio_iocb){
 		.file = u->file->f, .write = u->ddir == FIO_DDIR_WRITE,
-		.off = u->offset, .len = u->len, .nr_segs = u->nr_segs, .data = u,
+		.off = u->offset, .len = u->len, .nr_segs = u->nr_segs,
+		.kiflags = fio_open_flags(td), .data = u,
 	};
 	ld->pending[ld->npending++] = u;
 }

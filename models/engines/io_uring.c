@@ -264,7 +264,7 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		.ki_complete = r->cfg.iopoll ? io_complete_rw_iopoll : io_complete_rw,
 		.owner = req,
 	};
-	k->flags = KI_DIRECT;
+	k->flags = sqe->kiflags | KI_DIRECT;
 	if (f->nowait)
 		k->flags |= KI_NOWAIT;
 	if (r->cfg.iopoll)

@@ -34,6 +34,7 @@ struct io_sqe {
 	uint64_t off;
 	uint32_t len;
 	uint32_t nr_segs;	/* pages spanned by the buffer */
+	uint32_t kiflags;	/* KI_*: from the file's open flags (O_DSYNC...) */
 	void *user_data;
 };
 

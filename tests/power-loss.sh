@@ -1,0 +1,43 @@
+#!/bin/sh
+# Description: storsim run --power-loss reports which acknowledged writes
+# survived. With the volatile cache on and no flush, writes must be lost;
+# with FUA (O_DSYNC) or the cache off, none may be; never a violation.
+. "$top_srcdir/tests/tap.sh"
+plan 7
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+job="--name=w --rw=randwrite --bs=4k --ioengine=io_uring --iodepth=8
+--direct=1 --size=32m --runtime=5ms --time_based --filename=/dev/nvme0n1"
+
+# field NAME FILE: a number from the durability report's JSON
+field() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[2]))["storsim"]["power_loss"]
+print(d["summary"][sys.argv[1]] if "summary" in d else d[sys.argv[1]])' "$1" "$2"
+}
+
+# shellcheck disable=SC2086
+"$STORSIM" run --device nvme0n1=qemu-nvme --power-loss=at:2ms \
+	--output-format=json $job >"$out/cache-on.json" 2>/dev/null
+check "cache on, no flush: the run succeeds" test $? -eq 0
+lost=$(field lost_writes "$out/cache-on.json")
+check "cache on, no flush: acknowledged writes are lost ($lost)" test "$lost" -gt 0
+check "cache on, no flush: no write promised durable is lost" \
+	test "$(field violations "$out/cache-on.json")" -eq 0
+
+# shellcheck disable=SC2086
+"$STORSIM" run --device nvme0n1=qemu-nvme --power-loss=at:2ms --sync=dsync \
+	--output-format=json $job >"$out/fua.json" 2>/dev/null
+check "FUA writes (O_DSYNC): none lost" test "$(field lost_writes "$out/fua.json")" -eq 0
+
+# shellcheck disable=SC2086
+"$STORSIM" run --device nvme0n1=qemu-nvme --set nvme0n1.write_cache_enabled=false \
+	--power-loss=after:200 --output-format=json $job >"$out/off.json" 2>/dev/null
+check "cache off, after 200 commands: none lost" \
+	test "$(field lost_writes "$out/off.json")" -eq 0
+
+"$STORSIM" run --power-loss=sometime $job >/dev/null 2>"$out/err"
+check "a bad --power-loss exits 1" test $? -eq 1
+check "and names the option" grep -q "option 'power-loss'" "$out/err"
+finish
