@@ -18,3 +18,7 @@ libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
 	sim/output.c sim/output.h sim/output_int.h \
 	sim/output_json.c sim/output_normal.c
+libstorsim_a_SOURCES += \
+	sim/trace.c sim/trace.h sim/trace_int.h \
+	sim/trace_iolog.c sim/trace_blktrace.c sim/trace_csv.c \
+	sim/cmd_trace.c

@@ -48,3 +48,13 @@ tests_unit_test_output_sample_SOURCES = tests/unit/test-output-sample.c
 tests_unit_test_output_sample_LDADD = $(STORSIM_LIBS)
 TESTS += tests/output-clat2csv.sh
 EXTRA_DIST += tests/output-clat2csv.sh
+
+# Trace readers, replay options and the iolog writer (sim/trace*.c).
+check_PROGRAMS += tests/unit/test-trace-cmd
+tests_unit_test_trace_cmd_SOURCES = tests/unit/test-trace-cmd.c
+tests_unit_test_trace_cmd_LDADD = $(STORSIM_LIBS)
+check_PROGRAMS += tests/unit/test-trace
+tests_unit_test_trace_SOURCES = tests/unit/test-trace.c
+tests_unit_test_trace_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-trace
+EXTRA_DIST += traces/examples
