@@ -91,15 +91,16 @@ static void read_args_clear(struct read_args *a)
 	g_free(a->v2_wait);
 }
 
-/* Parse argv (argv[0] the subcommand's name); the subcommand's own entries
- * come first. False after printing the reason, *status then says what to
- * return. */
+/* Parse argv (argv[0] the subcommand's name) with the subcommand's own
+ * entries, the reading options, and extra entries calling back with data.
+ * False after printing the reason, *status then says what to return. */
 static bool parse_args(const char *args, const char *summary,
 		       const GOptionEntry *own, struct read_args *ra,
-		       GOptionGroup *extra, int *argc, char ***argv,
-		       int nargs, int *status)
+		       const GOptionEntry *extra, gpointer data,
+		       int *argc, char ***argv, int nargs, int *status)
 {
 	g_autoptr(GOptionContext) ctx = g_option_context_new(args);
+	GOptionGroup *main = g_option_group_new(NULL, NULL, NULL, data, NULL);
 	g_autoptr(GError) err = NULL;
 	g_autofree GOptionEntry *re = read_entries(ra);
 	g_autofree char *self = g_strdup_printf("trace %s", (*argv)[0]);
@@ -108,10 +109,11 @@ static bool parse_args(const char *args, const char *summary,
 
 	g_option_context_set_summary(ctx, summary);
 	if (own)
-		g_option_context_add_main_entries(ctx, own, NULL);
-	g_option_context_add_main_entries(ctx, re, NULL);
+		g_option_group_add_entries(main, own);
+	g_option_group_add_entries(main, re);
 	if (extra)
-		g_option_context_add_group(ctx, extra);
+		g_option_group_add_entries(main, extra);
+	g_option_context_set_main_group(ctx, main);
 	/* "Usage: trace info [OPTION...] FILE" in --help */
 	(*argv)[0] = self;
 	parsed = g_option_context_parse(ctx, argc, argv, &err);
@@ -224,7 +226,7 @@ static int cmd_info(int argc, char **argv)
 
 	if (!parse_args("FILE", "Describe a block trace: its format, "
 			"records, files, operations, bytes, time span and I/O sizes.",
-			NULL, &ra, NULL, &argc, &argv, 1, &status))
+			NULL, &ra, NULL, NULL, &argc, &argv, 1, &status))
 		goto out;
 	if ((r = open_reader(&ra, argv[1], &err)) && summarize(r, &in, &err))
 		print_info(&in, r, argv[1]);
@@ -255,32 +257,25 @@ static gboolean replay_option(const char *name, const char *value, gpointer data
 	return trace_replay_opt_set(&a->o, name + 2, value, err);
 }
 
-static GOptionGroup *replay_group(struct replay_args *ra)
-{
-	static const GOptionEntry entries[] = {
-		{ "replay_no_stall", 0, G_OPTION_FLAG_OPTIONAL_ARG,
-		  G_OPTION_ARG_CALLBACK, replay_option,
-		  "Drop the times: every record at 0", "[0|1]" },
-		{ "replay_time_scale", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
-		  "Replay at PCT percent of the recorded rate (200: twice as fast)",
-		  "PCT" },
-		{ "replay_redirect", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
-		  "Send every I/O to this one file or device", "PATH" },
-		{ "replay_align", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
-		  "Align offsets down to this power of 2 (block traces: lengths up)",
-		  "BYTES" },
-		{ "replay_scale", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
-		  "Divide offsets by N", "N" },
-		{ "replay_skip", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
-		  "Drop these kinds: read, write, trim, sync", "LIST" },
-		{ NULL },
-	};
-	GOptionGroup *g = g_option_group_new("replay", "fio's replay options, "
-		"as in fio's HOWTO:", "Show the replay options", ra, NULL);
-
-	g_option_group_add_entries(g, entries);
-	return g;
-}
+/* fio's replay options, by fio's names */
+static const GOptionEntry replay_entries[] = {
+	{ "replay_no_stall", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+	  G_OPTION_ARG_CALLBACK, replay_option,
+	  "Drop the times: every record at 0", "[0|1]" },
+	{ "replay_time_scale", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
+	  "Replay at PCT percent of the recorded rate (200: twice as fast)",
+	  "PCT" },
+	{ "replay_redirect", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
+	  "Send every I/O to this one file or device", "PATH" },
+	{ "replay_align", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
+	  "Align offsets down to this power of 2 (block traces: lengths up)",
+	  "BYTES" },
+	{ "replay_scale", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
+	  "Divide offsets by N", "N" },
+	{ "replay_skip", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
+	  "Drop these kinds: read, write, trim, sync", "LIST" },
+	{ NULL },
+};
 
 /* Copy r to w through the replay options; false with *err. */
 static bool convert(struct trace_reader *r, struct iolog_writer *w,
@@ -339,7 +334,7 @@ static int cmd_convert(int argc, char **argv)
 	if (!parse_args("IN OUT", "Convert a block trace to a fio "
 			"iolog v3 that fio replays with --read_iolog=OUT.\n"
 			"OUT appears whole or not at all.",
-			own, &ra, replay_group(&rp), &argc, &argv, 2, &status))
+			own, &ra, replay_entries, &rp, &argc, &argv, 2, &status))
 		goto out;
 	if (to && strcmp(to, "iolog"))
 		storsim_input_error(&err, NULL, 0, "to",

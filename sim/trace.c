@@ -267,9 +267,13 @@ unsigned trace_split(char *s, size_t len, char sep, char **f, size_t *flen,
 
 /* --- buffered input --- */
 
-/* Keep the unread bytes and read more behind them. False on a read error. */
-static bool fill(struct trace_reader *r, GError **err)
+/* Keep the unread bytes and read more behind them: until the buffer is
+ * full if whole, else until anything came (a pipe then does not wait for
+ * its writer to fill the buffer). False on a read error. */
+static bool fill(struct trace_reader *r, bool whole, GError **err)
 {
+	size_t had;
+
 	g_autoptr(GError) local = NULL;
 	gssize n;
 
@@ -279,7 +283,8 @@ static bool fill(struct trace_reader *r, GError **err)
 		r->end -= r->start;
 		r->start = 0;
 	}
-	while (!r->eof && r->end < TRACE_BUF_SIZE) {
+	had = r->end;
+	while (!r->eof && r->end < TRACE_BUF_SIZE && (whole || r->end == had)) {
 		n = g_input_stream_read(r->in, r->buf + r->end,
 					TRACE_BUF_SIZE - r->end, NULL, &local);
 		if (n < 0) {
@@ -323,7 +328,7 @@ int trace_getline(struct trace_reader *r, char **line, size_t *len,
 			return 0;
 		if (avail > TRACE_LINE_MAX)
 			break;
-		if (!fill(r, err))
+		if (!fill(r, false, err))
 			return -1;
 	}
 	r->line++;
@@ -348,7 +353,7 @@ gssize trace_read_bytes(struct trace_reader *r, void *dst, size_t n,
 		}
 		if (r->eof)
 			break;
-		if (!fill(r, err))
+		if (!fill(r, false, err))
 			return -1;
 	}
 	return (gssize)done;
@@ -592,7 +597,8 @@ struct trace_reader *trace_open_stream(GInputStream *in, const char *name,
 	r->index = g_hash_table_new(g_str_hash, g_str_equal);
 	r->buf = g_malloc(TRACE_BUF_SIZE + 1);
 	r->in = maybe_gunzip(in, name, err);
-	if (!r->in || !fill(r, err))
+	/* detection looks at the first line: read all it may need */
+	if (!r->in || !fill(r, true, err))
 		goto fail;
 	r->format = o->format;
 	if (r->format == TRACE_AUTO && !detect(r, err))
