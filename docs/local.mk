@@ -1,2 +1,3 @@
 # docs/
 dist_doc_DATA += docs/output.md
+dist_doc_DATA += docs/traces.md

@@ -259,9 +259,10 @@ static gboolean replay_option(const char *name, const char *value, gpointer data
 
 /* fio's replay options, by fio's names */
 static const GOptionEntry replay_entries[] = {
-	{ "replay_no_stall", 0, G_OPTION_FLAG_OPTIONAL_ARG,
+	/* a flag; take_bool_options reads the "=0" and "=1" forms */
+	{ "replay_no_stall", 0, G_OPTION_FLAG_NO_ARG,
 	  G_OPTION_ARG_CALLBACK, replay_option,
-	  "Drop the times: every record at 0", "[0|1]" },
+	  "Drop the times: every record at 0 (also =0 or =1)", NULL },
 	{ "replay_time_scale", 0, 0, G_OPTION_ARG_CALLBACK, replay_option,
 	  "Replay at PCT percent of the recorded rate (200: twice as fast)",
 	  "PCT" },
@@ -276,6 +277,31 @@ static const GOptionEntry replay_entries[] = {
 	  "Drop these kinds: read, write, trim, sync", "LIST" },
 	{ NULL },
 };
+
+/*
+ * GOption would take the word after an optional-argument flag for its
+ * value ("--replay_no_stall IN OUT" eating IN), so the flag takes none and
+ * fio's "--replay_no_stall=1" form is read here and removed from argv.
+ */
+static bool take_bool_options(struct replay_args *a, int *argc, char **argv,
+			      GError **err)
+{
+	static const char flag[] = "--replay_no_stall=";
+	int out = 1, i;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
+		if (strncmp(argv[i], flag, strlen(flag)))
+			argv[out++] = argv[i];
+		else if (!trace_replay_opt_set(&a->o, "replay_no_stall",
+					       argv[i] + strlen(flag), err))
+			return false;
+	}
+	while (i < *argc)
+		argv[out++] = argv[i++];
+	argv[out] = NULL;
+	*argc = out;
+	return true;
+}
 
 /* Copy r to w through the replay options; false with *err. */
 static bool convert(struct trace_reader *r, struct iolog_writer *w,
@@ -331,6 +357,10 @@ static int cmd_convert(int argc, char **argv)
 	};
 
 	trace_replay_opts_init(&rp.o);
+	if (!take_bool_options(&rp, &argc, argv, &err)) {
+		status = report(err);
+		goto out;
+	}
 	if (!parse_args("IN OUT", "Convert a block trace to a fio "
 			"iolog v3 that fio replays with --read_iolog=OUT.\n"
 			"OUT appears whole or not at all.",

@@ -193,7 +193,7 @@ static void test_blktrace(void)
 
 static void test_msr(void)
 {
-	stream(TRACE_MSR_CSV, 2000000);
+	stream(TRACE_MSR_CSV, 1000000);
 }
 
 int main(int argc, char **argv)
