@@ -182,36 +182,30 @@ bool trace_parse_time(struct trace_reader *r, const char *field,
 		      uint64_t *ns, GError **err)
 {
 	const char *dot = memchr(s, '.', len);
-	size_t ilen = dot ? (size_t)(dot - s) : len;
+	size_t ilen = dot ? (size_t)(dot - s) : len, digits = 0;
 	uint64_t whole = 0, frac = 0, pow10 = 1, scaled;
 
-	/* "5." and ".5" are numbers to strtod, so they are here too. */
+	if (!dot)
+		return trace_parse_u64(r, field, s, len, &whole, err) &&
+		       trace_mul(r, field, whole, unit.mul, &scaled, err) &&
+		       (*ns = scaled / unit.div, true);
+	/* "5." and ".5" are numbers to strtod, so they are here too */
+	for (size_t i = 0; i < len; i++)
+		digits += g_ascii_isdigit(s[i]) != 0;
+	if (!digits || digits != len - 1) {
+		trace_error(r, err, s[0] == '-' && digits == len - 2 ?
+			    "field '%s': %.*s is negative" :
+			    "field '%s': '%.*s' is not a number", field,
+			    (int)MIN(len, SHOWN), s);
+		return false;
+	}
 	if (ilen && !trace_parse_u64(r, field, s, ilen, &whole, err))
 		return false;
-	if (dot) {
-		size_t flen = len - ilen - 1;
-
-		if (!ilen && !flen) {
-			trace_error(r, err, "field '%s': '.' is not a number", field);
-			return false;
-		}
-		for (size_t i = 0; i < flen; i++) {
-			char c = dot[1 + i];
-
-			if (!g_ascii_isdigit(c)) {
-				trace_error(r, err, "field '%s': '%.*s' is not a number",
-					    field, (int)MIN(len, SHOWN), s);
-				return false;
-			}
-			/* Nine digits go below a nanosecond for every unit up
-			 * to the second; later ones cannot change the result. */
-			if (i < 9) {
-				frac = frac * 10 + (uint64_t)(c - '0');
-				pow10 *= 10;
-			}
-		}
-	} else if (!ilen) {
-		return trace_parse_u64(r, field, s, len, &whole, err);
+	/* Nine digits go below a nanosecond for every unit up to the
+	 * second; later ones cannot change the result. */
+	for (size_t i = ilen + 1; i < len && i < ilen + 10; i++) {
+		frac = frac * 10 + (uint64_t)(s[i] - '0');
+		pow10 *= 10;
 	}
 	if (!trace_mul(r, field, whole, unit.mul, &scaled, err))
 		return false;
@@ -387,6 +381,17 @@ bool trace_file_lookup(struct trace_reader *r, const char *name, uint32_t *file)
 				     name)) {
 		*file = r->last_file;
 		return true;
+	}
+	/* A few files interleaved (the usual case) are found by comparing
+	 * names; only a larger table is worth hashing the name. */
+	if (r->names->len <= TRACE_FILES_SCAN) {
+		for (uint32_t i = 0; i < r->names->len; i++) {
+			if (!strcmp(g_ptr_array_index(r->names, i), name)) {
+				*file = r->last_file = i;
+				return true;
+			}
+		}
+		return false;
 	}
 	v = g_hash_table_lookup(r->index, name);
 	if (!v)

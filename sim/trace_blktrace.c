@@ -39,6 +39,30 @@
 #define BLK_TC_DISCARD (1u << 13)
 #define BLK_SECTOR 512u
 
+/* The file of a device: the first few devices are found by number, others
+ * (rare) through their name. */
+static bool device_file(struct trace_reader *r, uint32_t device, uint32_t *file,
+			GError **err)
+{
+	char name[48];
+
+	for (unsigned i = 0; i < r->u.blk.ndevs; i++) {
+		if (r->u.blk.devs[i].dev == device) {
+			*file = r->u.blk.devs[i].file;
+			return true;
+		}
+	}
+	g_snprintf(name, sizeof(name), "/dev/block/%u:%u", device >> 20,
+		   device & 0xfffffu);
+	if (!trace_file_intern(r, name, file, err))
+		return false;
+	if (r->u.blk.ndevs < G_N_ELEMENTS(r->u.blk.devs)) {
+		r->u.blk.devs[r->u.blk.ndevs].dev = device;
+		r->u.blk.devs[r->u.blk.ndevs++].file = *file;
+	}
+	return true;
+}
+
 /* One event, whichever way it was read: 1 and *rec for a replayed event,
  * 0 for one fio passes over, -1 with *err. */
 static int blk_event(struct trace_reader *r, uint32_t action, uint32_t device,
@@ -66,19 +90,9 @@ static int blk_event(struct trace_reader *r, uint32_t action, uint32_t device,
 	} else {
 		rec->op = (cat & BLK_TC_WRITE) ? TRACE_OP_WRITE : TRACE_OP_READ;
 	}
-	if (!trace_mul(r, "sector", sector, BLK_SECTOR, &rec->offset, err))
+	if (!trace_mul(r, "sector", sector, BLK_SECTOR, &rec->offset, err) ||
+	    !device_file(r, device, &rec->file, err))
 		return -1;
-	if (!r->u.blk.have_dev || device != r->u.blk.last_dev) {
-		char name[48];
-
-		g_snprintf(name, sizeof(name), "/dev/block/%u:%u", device >> 20,
-			   device & 0xfffffu);
-		if (!trace_file_intern(r, name, &r->u.blk.last_file, err))
-			return -1;
-		r->u.blk.last_dev = device;
-		r->u.blk.have_dev = true;
-	}
-	rec->file = r->u.blk.last_file;
 	rec->time_ns = now;
 	rec->length = bytes;
 	return 1;

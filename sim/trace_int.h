@@ -14,6 +14,8 @@
 /* More distinct files than this is taken for a broken trace: the table
  * must stay small whatever the trace's length. */
 #define TRACE_FILES_MAX 65536
+/* Up to this many files, a name is looked up by comparing, not hashing. */
+#define TRACE_FILES_SCAN 16
 
 struct trace_format_ops {
 	const char *name;
@@ -62,10 +64,11 @@ struct trace_reader {
 		} iolog;
 		struct {
 			bool swap;
-			uint32_t last_dev;
-			uint32_t last_file;
-			bool have_dev;
 			bool summary;	/* blkparse: past the events */
+			unsigned ndevs;
+			struct {	/* the first devices seen */
+				uint32_t dev, file;
+			} devs[TRACE_FILES_SCAN];
 		} blk;
 	} u;
 };

@@ -85,6 +85,39 @@ static void assert_records(GArray *got, const struct trace_record *want,
 	}
 }
 
+/* One struct blk_io_trace, little-endian, on device dev. */
+static void blk_record_on(GByteArray *b, uint32_t dev, uint32_t magic,
+			  uint64_t time, uint64_t sector, uint32_t bytes,
+			  uint32_t action, uint16_t pdu_len)
+{
+	uint8_t t[48] = { 0 };
+
+	magic = GUINT32_TO_LE(magic);
+	time = GUINT64_TO_LE(time);
+	sector = GUINT64_TO_LE(sector);
+	bytes = GUINT32_TO_LE(bytes);
+	action = GUINT32_TO_LE(action);
+	dev = GUINT32_TO_LE(dev);
+	pdu_len = GUINT16_TO_LE(pdu_len);
+	memcpy(t, &magic, 4);
+	memcpy(t + 8, &time, 8);
+	memcpy(t + 16, &sector, 8);
+	memcpy(t + 24, &bytes, 4);
+	memcpy(t + 28, &action, 4);
+	memcpy(t + 36, &dev, 4);
+	memcpy(t + 46, &pdu_len, 2);
+	g_byte_array_append(b, t, sizeof(t));
+}
+
+static void blk_record(GByteArray *b, uint32_t magic, uint64_t time,
+		       uint64_t sector, uint32_t bytes, uint32_t action,
+		       uint16_t pdu_len)
+{
+	blk_record_on(b, 8u << 20, magic, time, sector, bytes, action, pdu_len);
+}
+
+#define BLK_Q_READ (1u | (0x111u << 16))	/* QUEUE, READ|QUEUE|FS */
+
 #define R TRACE_OP_READ
 #define W TRACE_OP_WRITE
 
@@ -383,6 +416,59 @@ static void test_reading_is_deterministic(void)
 			b->data, b->len * sizeof(struct trace_record));
 }
 
+/* Files past the first few are found by their hashed name: 40 of them,
+ * interleaved, keep their numbers. */
+static void test_many_files_interleaved(void)
+{
+	GString *s = g_string_new(NULL);
+	g_autofree char *path = NULL;
+	struct trace_reader *r;
+	g_autoptr(GArray) got = NULL;
+
+	for (unsigned i = 0; i < 120; i++)
+		g_string_append_printf(s, "%u %u %u 1 1\n", i, (i * 7) % 40, i);
+	path = write_tmp("interleaved.trace", s->str, s->len);
+	g_string_free(s, TRUE);
+	got = read_all(path, TRACE_DISKSIM, &r);
+	g_assert_cmpuint(got->len, ==, 120);
+	g_assert_cmpuint(trace_nfiles(r), ==, 40);
+	for (unsigned i = 0; i < 120; i++) {
+		const struct trace_record *rec =
+			&g_array_index(got, struct trace_record, i);
+		g_autofree char *want = g_strdup_printf("dev%u", (i * 7) % 40);
+
+		g_assert_cmpstr(trace_file_name(r, rec->file), ==, want);
+		g_assert_cmpuint(rec->offset, ==, i * 512ull);
+	}
+	trace_close(r);
+}
+
+static void test_many_devices_interleaved(void)
+{
+	g_autoptr(GByteArray) b = g_byte_array_new();
+	g_autofree char *path = NULL;
+	struct trace_reader *r;
+	g_autoptr(GArray) got = NULL;
+
+	for (unsigned i = 0; i < 120; i++)
+		blk_record_on(b, (259u << 20) | ((i * 7) % 40), 0x65617407,
+			      1000 * i, i, 4096, BLK_Q_READ, 0);
+	path = write_tmp("interleaved.bin", b->data, b->len);
+	got = read_all(path, TRACE_AUTO, &r);
+	g_assert_cmpuint(got->len, ==, 120);
+	g_assert_cmpuint(trace_nfiles(r), ==, 40);
+	for (unsigned i = 0; i < 120; i++) {
+		const struct trace_record *rec =
+			&g_array_index(got, struct trace_record, i);
+		g_autofree char *want = g_strdup_printf("/dev/block/259:%u",
+							(i * 7) % 40);
+
+		g_assert_cmpstr(trace_file_name(r, rec->file), ==, want);
+		g_assert_cmpuint(rec->offset, ==, i * 512ull);
+	}
+	trace_close(r);
+}
+
 static void test_file_table_is_bounded(void)
 {
 	/* 65537 distinct devices: more than a trace may name */
@@ -517,6 +603,10 @@ static void test_rejects_bad_text(void)
 		  "FILE:1: 4 fields; expected 5 (time device block size flags)" },
 		{ TRACE_AUTO, "1000 0 2048 8 1\n1000 0 2048 -8 1\n",
 		  "FILE:2: field 'size': -8 is negative" },
+		{ TRACE_AUTO, "1000 0 2048 8 1\n-1.5 0 2048 8 1\n",
+		  "FILE:2: field 'time': -1.5 is negative" },
+		{ TRACE_AUTO, "1000 0 2048 8 1\n. 0 2048 8 1\n",
+		  "FILE:2: field 'time': '.' is not a number" },
 	};
 
 	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
@@ -559,33 +649,6 @@ static void test_rejects_long_line(void)
 	g_assert_null(got);
 	g_assert_true(g_str_has_suffix(err->message, ":2: line longer than 65536 bytes"));
 }
-
-/* One struct blk_io_trace, little-endian. */
-static void blk_record(GByteArray *b, uint32_t magic, uint64_t time,
-		       uint64_t sector, uint32_t bytes, uint32_t action,
-		       uint16_t pdu_len)
-{
-	uint8_t t[48] = { 0 };
-	uint32_t dev = 8u << 20;
-
-	magic = GUINT32_TO_LE(magic);
-	time = GUINT64_TO_LE(time);
-	sector = GUINT64_TO_LE(sector);
-	bytes = GUINT32_TO_LE(bytes);
-	action = GUINT32_TO_LE(action);
-	dev = GUINT32_TO_LE(dev);
-	pdu_len = GUINT16_TO_LE(pdu_len);
-	memcpy(t, &magic, 4);
-	memcpy(t + 8, &time, 8);
-	memcpy(t + 16, &sector, 8);
-	memcpy(t + 24, &bytes, 4);
-	memcpy(t + 28, &action, 4);
-	memcpy(t + 36, &dev, 4);
-	memcpy(t + 46, &pdu_len, 2);
-	g_byte_array_append(b, t, sizeof(t));
-}
-
-#define BLK_Q_READ (1u | (0x111u << 16))	/* QUEUE, READ|QUEUE|FS */
 
 static void test_rejects_bad_blktrace(void)
 {
@@ -962,6 +1025,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/trace/read/crlf-and-blank-lines", test_crlf_and_blank_lines);
 	g_test_add_func("/trace/read/gzip", test_gzip_input);
 	g_test_add_func("/trace/read/deterministic", test_reading_is_deterministic);
+	g_test_add_func("/trace/read/many-files-interleaved",
+			test_many_files_interleaved);
+	g_test_add_func("/trace/read/many-devices-interleaved",
+			test_many_devices_interleaved);
 	g_test_add_func("/trace/read/file-table-bounded", test_file_table_is_bounded);
 	g_test_add_func("/trace/reject/text", test_rejects_bad_text);
 	g_test_add_func("/trace/reject/long-line", test_rejects_long_line);
