@@ -417,25 +417,21 @@ static void test_reading_is_deterministic(void)
 }
 
 /* Files past the first few are found by their hashed name: 40 of them,
- * interleaved, keep their numbers. */
-static void test_many_files_interleaved(void)
-{
-	GString *s = g_string_new(NULL);
-	g_autofree char *path = NULL;
-	struct trace_reader *r;
-	g_autoptr(GArray) got = NULL;
+ * interleaved (record i on file 7i mod 40 at sector i), keep their names. */
+#define NINTERLEAVED 120
 
-	for (unsigned i = 0; i < 120; i++)
-		g_string_append_printf(s, "%u %u %u 1 1\n", i, (i * 7) % 40, i);
-	path = write_tmp("interleaved.trace", s->str, s->len);
-	g_string_free(s, TRUE);
-	got = read_all(path, TRACE_DISKSIM, &r);
-	g_assert_cmpuint(got->len, ==, 120);
+static void check_interleaved(const char *path, const char *name_prefix)
+{
+	struct trace_reader *r;
+	g_autoptr(GArray) got = read_all(path, TRACE_AUTO, &r);
+
+	g_assert_cmpuint(got->len, ==, NINTERLEAVED);
 	g_assert_cmpuint(trace_nfiles(r), ==, 40);
-	for (unsigned i = 0; i < 120; i++) {
+	for (unsigned i = 0; i < NINTERLEAVED; i++) {
 		const struct trace_record *rec =
 			&g_array_index(got, struct trace_record, i);
-		g_autofree char *want = g_strdup_printf("dev%u", (i * 7) % 40);
+		g_autofree char *want = g_strdup_printf("%s%u", name_prefix,
+							(i * 7) % 40);
 
 		g_assert_cmpstr(trace_file_name(r, rec->file), ==, want);
 		g_assert_cmpuint(rec->offset, ==, i * 512ull);
@@ -443,30 +439,28 @@ static void test_many_files_interleaved(void)
 	trace_close(r);
 }
 
+static void test_many_files_interleaved(void)
+{
+	GString *s = g_string_new(NULL);
+	g_autofree char *path = NULL;
+
+	for (unsigned i = 0; i < NINTERLEAVED; i++)
+		g_string_append_printf(s, "%u %u %u 1 1\n", i, (i * 7) % 40, i);
+	path = write_tmp("interleaved.trace", s->str, s->len);
+	g_string_free(s, TRUE);
+	check_interleaved(path, "dev");
+}
+
 static void test_many_devices_interleaved(void)
 {
 	g_autoptr(GByteArray) b = g_byte_array_new();
 	g_autofree char *path = NULL;
-	struct trace_reader *r;
-	g_autoptr(GArray) got = NULL;
 
-	for (unsigned i = 0; i < 120; i++)
+	for (unsigned i = 0; i < NINTERLEAVED; i++)
 		blk_record_on(b, (259u << 20) | ((i * 7) % 40), 0x65617407,
 			      1000 * i, i, 4096, BLK_Q_READ, 0);
 	path = write_tmp("interleaved.bin", b->data, b->len);
-	got = read_all(path, TRACE_AUTO, &r);
-	g_assert_cmpuint(got->len, ==, 120);
-	g_assert_cmpuint(trace_nfiles(r), ==, 40);
-	for (unsigned i = 0; i < 120; i++) {
-		const struct trace_record *rec =
-			&g_array_index(got, struct trace_record, i);
-		g_autofree char *want = g_strdup_printf("/dev/block/259:%u",
-							(i * 7) % 40);
-
-		g_assert_cmpstr(trace_file_name(r, rec->file), ==, want);
-		g_assert_cmpuint(rec->offset, ==, i * 512ull);
-	}
-	trace_close(r);
+	check_interleaved(path, "/dev/block/259:");
 }
 
 static void test_file_table_is_bounded(void)
