@@ -29,7 +29,8 @@ static GOptionEntry *read_entries(struct read_args *a)
 		  "Unit of the trace's timestamps: ps, ns, 100ns, us, ms, s "
 		  "(default: the format's, see docs/traces.md)", "UNIT" },
 		{ "lba-size", 0, 0, G_OPTION_ARG_INT, &a->lba_size,
-		  "Bytes per block for spc and disksim (default 512)", "BYTES" },
+		  "Bytes per block of spc and disksim addresses (default 512)",
+		  "BYTES" },
 		{ "v2-wait", 0, 0, G_OPTION_ARG_STRING, &a->v2_wait,
 		  "Meaning of an iolog v2 wait: fio (default: until OFFSET ms "
 		  "since the start, as fio 3.33 does) or howto (OFFSET us after "
@@ -48,9 +49,10 @@ static bool read_opts_from(const struct read_args *a,
 		return false;
 	if (a->time_unit && !trace_time_unit_parse(a->time_unit, &o->time_unit, err))
 		return false;
-	if (a->lba_size < 0 || (a->lba_size & (a->lba_size - 1))) {
-		storsim_input_error(err, NULL, 0, "lba-size",
-				    "%d is not a power of 2", a->lba_size);
+	/* any size: some arrays format 520-byte blocks */
+	if (a->lba_size < 0) {
+		storsim_input_error(err, NULL, 0, "lba-size", "%d is negative",
+				    a->lba_size);
 		return false;
 	}
 	o->lba_size = (uint32_t)a->lba_size;
