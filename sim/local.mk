@@ -35,3 +35,7 @@ libstorsim_a_SOURCES += sim/guest-libvirt.c
 AM_CPPFLAGS += -DSTORSIM_HAVE_LIBVIRT $(LIBVIRT_CFLAGS)
 STORSIM_LIBS += $(LIBVIRT_LIBS)
 endif
+libstorsim_a_SOURCES += \
+	sim/trace.c sim/trace.h sim/trace_int.h \
+	sim/trace_iolog.c sim/trace_blktrace.c sim/trace_csv.c \
+	sim/cmd_trace.c

@@ -22,6 +22,8 @@ static const struct command {
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,
 	 "reproduce a published table from its experiment in traces/"},
+	{"trace", cmd_trace,
+	 "read block traces: describe one, or convert it to a fio iolog"},
 	{"validate", validate_main,
 	 "compare the NVMe model with QEMU's emulated NVMe"},
 	{"guest", guest_main,

@@ -149,3 +149,47 @@ endif
 
 TESTS += tests/power-loss.sh
 EXTRA_DIST += tests/power-loss.sh
+
+# Trace readers, replay options and the iolog writer (sim/trace*.c).
+check_PROGRAMS += tests/unit/test-trace
+tests_unit_test_trace_SOURCES = tests/unit/test-trace.c
+tests_unit_test_trace_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-trace
+EXTRA_DIST += traces/examples
+TESTS += tests/trace-fio.sh
+EXTRA_DIST += tests/trace-fio.sh
+TESTS += tests/trace-cmd.sh
+EXTRA_DIST += tests/trace-cmd.sh
+check_PROGRAMS += tests/unit/test-trace-stream
+tests_unit_test_trace_stream_SOURCES = tests/unit/test-trace-stream.c
+tests_unit_test_trace_stream_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-trace-stream
+
+# Fuzzing the trace readers, as the job file reader is fuzzed (replay.c is
+# the jobfile branch's replay driver, the same file).
+FUZZ_TRACE_SRC = sim/trace.c sim/trace_iolog.c sim/trace_blktrace.c \
+	sim/trace_csv.c sim/util.c tests/fuzz/fuzz-trace.c
+check_PROGRAMS += tests/fuzz/fuzz-trace-replay
+tests_fuzz_fuzz_trace_replay_SOURCES = tests/fuzz/fuzz-trace.c tests/fuzz/replay.c
+tests_fuzz_fuzz_trace_replay_LDADD = $(STORSIM_LIBS)
+TESTS += tests/fuzz-trace.sh
+EXTRA_DIST += tests/fuzz-trace.sh tests/fuzz/corpus-trace
+if HAVE_LIBFUZZER
+tests/fuzz/fuzz-trace: $(FUZZ_TRACE_SRC:%=$(top_srcdir)/%) \
+		$(top_srcdir)/sim/trace.h $(top_srcdir)/sim/trace_int.h $(top_srcdir)/sim/util.h
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+		-I$(top_srcdir)/sim -I$(top_builddir) $(GLIB_CFLAGS) \
+		$(FUZZ_TRACE_SRC:%=$(top_srcdir)/%) -o $@ $(GLIB_LIBS) -lm
+tests/fuzz-trace.log: tests/fuzz/fuzz-trace
+CLEANFILES += tests/fuzz/fuzz-trace
+fuzz-trace-long: tests/fuzz/fuzz-trace
+	@$(MKDIR_P) tests/fuzz/corpus-trace-long
+	tests/fuzz/fuzz-trace -max_total_time=600 -timeout=10 \
+		-artifact_prefix=tests/fuzz/ tests/fuzz/corpus-trace-long \
+		$(top_srcdir)/traces/examples $(top_srcdir)/tests/fuzz/corpus-trace
+else
+fuzz-trace-long:
+	@echo "fuzz-trace-long: configure found no clang with libFuzzer" >&2; exit 1
+endif
+.PHONY: fuzz-trace-long
