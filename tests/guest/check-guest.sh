@@ -57,18 +57,27 @@ rm -rf "$out/results"
 	--outdir "$out/results/guest" ||
 	die "the guest did not produce every point's fio JSON (console: $out/serial.log)"
 
-# TODO(lead): storsim's run of the same jobs plugs in here. For each point of
-# $sweep:
-#   IODEPTH=QD RUNTIME=$runtime storsim run --device=nvme0n1=qemu-nvme \
-#     --output-format=json --output=$out/results/sim/JOB-qdQD.json tests/guest/JOB.fio
-# then set sim_results to $out/results/sim. (storsim run still refuses the
-# job files: "libaio is not modelled yet".) Until then the guest's results
-# stand in, so the pipeline runs end to end and every difference reads +0.0%.
-sim_results=$out/results/guest
+# The same jobs in storsim: a host profile for the TCG guest and a device
+# profile for QEMU's NVMe as this machine runs it (both fitted to
+# check-guest, docs/guest.md).
+sim_results=$out/results/sim
+mkdir -p "$sim_results"
+t=$(now)
+for spec in $(echo "$sweep" | tr ',' ' '); do
+	job=${spec%%:*}
+	for qd in $(echo "${spec#*:}" | tr ':' ' '); do
+		IODEPTH=$qd RUNTIME=$runtime "$storsim" run --host qemu-tcg-2vcpu \
+			--device nvme0n1=qemu-nvme-tcg --output-format=json \
+			--output "$sim_results/$job-qd$qd.json" \
+			"$top_srcdir/tests/guest/$job.fio" ||
+			die "storsim could not run $job at iodepth $qd"
+	done
+done
+sim_s=$(since "$t")
 
 "$storsim" guest compare --guest "$out/results/guest" --sim "$sim_results" \
 	--json "$out/results/compare.json" || die "the comparison failed"
 
 echo "check-guest: $points points of ${runtime} s on $vcpus vCPUs; guest build ${build_s} s," \
-	"boot + sweep + power-off ${run_s} s, total $(since "$start") s"
+	"boot + sweep + power-off ${run_s} s, storsim ${sim_s} s, total $(since "$start") s"
 echo "check-guest: console $out/serial.log, results $out/results"
