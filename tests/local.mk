@@ -193,3 +193,6 @@ fuzz-trace-long:
 	@echo "fuzz-trace-long: configure found no clang with libFuzzer" >&2; exit 1
 endif
 .PHONY: fuzz-trace-long
+
+TESTS += tests/littles-law.sh tests/determinism.sh
+EXTRA_DIST += tests/littles-law.sh tests/determinism.sh
