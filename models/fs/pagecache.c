@@ -1,0 +1,303 @@
+/*
+ * The page cache.
+ *
+ * Stands for mm/filemap.c (filemap_get_folio, filemap_add_folio,
+ * folio_unlock and the folio wait queues, folio_wait_bit), the folio
+ * state of fs/iomap/buffered-io.c (struct iomap_folio_state: per-block
+ * uptodate and dirty bits) and the LRU of mm/vmscan.c, reduced to one
+ * list of clean folios evicted oldest first when the cache is full.
+ *
+ * A folio is the host's page size (4 KiB on x86, 64 KiB on Power and
+ * arm64 kernels built for 64 KiB pages) and holds one or more file-system
+ * blocks; each block is uptodate or not, dirty or not. Whether a write
+ * dirties its blocks or the whole folio, and so whether writeback writes
+ * the folio or only the dirty blocks, is the buffered write path's choice
+ * (kernel feature iomap_per_block_dirty), not the cache's.
+ *
+ * Each mapping indexes its folios in an array the size of its file, so a
+ * lookup is an array load: memory grows with file sizes (8 bytes per folio
+ * slot), never with the number of I/Os simulated.
+ *
+ * Parameters (host profile, model "pagecache"): CPU costs lookup_ns,
+ * alloc_ns, insert_ns, copy_ns_per_kib, read_iter_ns, write_begin_ns,
+ * dirty_ns, unlock_ns, read_end_ns, wb_folio_ns, wb_block_ns, wb_end_ns,
+ * fsync_ns, reclaim_ns; cache_mb, the memory the cache may use.
+ *
+ * Left out: large folios, shadow entries and refaults, active/inactive
+ * lists, memory cgroups, mmap.
+ */
+#include <glib.h>
+#include <string.h>
+
+#include "fs/pagecache.h"
+
+#define P(field) offsetof(struct pagecache_params, field)
+const struct param_def pagecache_param_table[] = {
+	{"lookup_ns", PARAM_TIME, P(lookup), "40", 0, 1e6, "ns",
+	 "filemap_get_folio: xarray lookup and reference"},
+	{"alloc_ns", PARAM_TIME, P(alloc), "150", 0, 1e6, "ns",
+	 "allocate a folio from the page allocator"},
+	{"insert_ns", PARAM_TIME, P(insert), "250", 0, 1e6, "ns",
+	 "filemap_add_folio: xarray insert, LRU add, memcg charge"},
+	{"copy_ns_per_kib", PARAM_DOUBLE, P(copy_ns_per_kib), "60", 0, 1e6, "ns/KiB",
+	 "copy between user memory and a folio (memcpy bandwidth)"},
+	{"read_iter_ns", PARAM_TIME, P(read_iter), "150", 0, 1e6, "ns",
+	 "filemap_read set-up around the folio loop"},
+	{"write_begin_ns", PARAM_TIME, P(write_begin), "200", 0, 1e6, "ns",
+	 "iomap_write_begin + iomap_write_end for one folio"},
+	{"dirty_ns", PARAM_TIME, P(dirty), "100", 0, 1e6, "ns",
+	 "filemap_dirty_folio and marking the inode dirty"},
+	{"unlock_ns", PARAM_TIME, P(unlock), "60", 0, 1e6, "ns",
+	 "folio_unlock and waking one waiter"},
+	{"read_end_ns", PARAM_TIME, P(read_end), "80", 0, 1e6, "ns",
+	 "read completion of one folio: mark uptodate, unlock"},
+	{"wb_folio_ns", PARAM_TIME, P(wb_folio), "300", 0, 1e6, "ns",
+	 "writeback of one folio: lock, clear dirty, start writeback, map"},
+	{"wb_block_ns", PARAM_TIME, P(wb_block), "40", 0, 1e6, "ns",
+	 "per block added to a writeback bio"},
+	{"wb_end_ns", PARAM_TIME, P(wb_end), "150", 0, 1e6, "ns",
+	 "writeback completion of one folio"},
+	{"fsync_ns", PARAM_TIME, P(fsync), "500", 0, 1e7, "ns",
+	 "->fsync entry: file_write_and_wait_range set-up and tear-down"},
+	{"reclaim_ns", PARAM_TIME, P(reclaim), "300", 0, 1e6, "ns",
+	 "evict one clean folio"},
+	{"cache_mb", PARAM_U32, P(cache_mb), "8192", 1, 1 << 30, "MiB",
+	 "memory the page cache may hold"},
+	PARAM_END,
+};
+
+struct pagecache {
+	struct host *h;
+	struct pagecache_params p;
+	uint32_t folio_size;
+	uint64_t limit;		/* folios */
+	struct folio *free;
+	GPtrArray *chunks;
+	struct folio lru;	/* sentinel: next = newest, prev = oldest */
+	struct pagecache_stats st;
+};
+
+static stage_id st_lookup, st_alloc, st_insert, st_reclaim, st_unlock;
+
+struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p,
+				uint32_t folio_size)
+{
+	struct pagecache *pc = g_new0(struct pagecache, 1);
+
+	st_lookup = stage_register("filemap_get_folio", CPU_SYS, "filemap_get_folio");
+	st_alloc = stage_register("folio_alloc", CPU_SYS, "filemap_alloc_folio");
+	st_insert = stage_register("filemap_add_folio", CPU_SYS, "filemap_add_folio");
+	st_reclaim = stage_register("folio_reclaim", CPU_SYS, "shrink_folio_list");
+	st_unlock = stage_register("folio_unlock", CPU_SYS,
+				   "folio_unlock, folio_wake_bit");
+	pc->h = h;
+	pc->p = *p;
+	pc->folio_size = folio_size;
+	pc->limit = ((uint64_t)p->cache_mb << 20) / folio_size;
+	pc->chunks = g_ptr_array_new_with_free_func(g_free);
+	pc->lru.lru_next = pc->lru.lru_prev = &pc->lru;
+	return pc;
+}
+
+void pagecache_free(struct pagecache *pc)
+{
+	if (!pc)
+		return;
+	g_ptr_array_free(pc->chunks, TRUE);
+	g_free(pc);
+}
+
+const struct pagecache_params *pagecache_params(const struct pagecache *pc)
+{
+	return &pc->p;
+}
+
+uint32_t pagecache_folio_size(const struct pagecache *pc)
+{
+	return pc->folio_size;
+}
+
+void mapping_init(struct mapping *m, struct pagecache *pc, uint64_t size,
+		  uint32_t block_size)
+{
+	*m = (struct mapping){.pc = pc};
+	m->folio_size = pc->folio_size;
+	m->block_size = block_size < pc->folio_size ? block_size : pc->folio_size;
+	m->blocks_per_folio = m->folio_size / m->block_size;
+	g_assert(m->blocks_per_folio <= FOLIO_BLOCKS_MAX);
+	m->nfolios = (size + m->folio_size - 1) / m->folio_size;
+	m->slot = g_new0(struct folio *, m->nfolios ? m->nfolios : 1);
+}
+
+void mapping_clear(struct mapping *m)
+{
+	g_free(m->slot);
+	*m = (struct mapping){0};
+}
+
+static void lru_del(struct folio *f)
+{
+	f->lru_prev->lru_next = f->lru_next;
+	f->lru_next->lru_prev = f->lru_prev;
+	f->lru_prev = f->lru_next = NULL;
+}
+
+static void lru_add(struct pagecache *pc, struct folio *f)
+{
+	f->lru_next = pc->lru.lru_next;
+	f->lru_prev = &pc->lru;
+	pc->lru.lru_next->lru_prev = f;
+	pc->lru.lru_next = f;
+}
+
+void folio_touch(struct folio *f)
+{
+	struct pagecache *pc = f->m->pc;
+	if (f->lru_next && pc->lru.lru_next != f) {
+		lru_del(f);
+		lru_add(pc, f);
+	}
+}
+
+/* Evict the oldest clean, idle folio; false if there is none. */
+static bool evict_one(struct pagecache *pc)
+{
+	for (struct folio *f = pc->lru.lru_prev; f != &pc->lru; f = f->lru_prev) {
+		if (f->dirty || f->locked || f->writeback || f->waiters)
+			continue;
+		lru_del(f);
+		f->m->slot[f->index] = NULL;
+		f->next = pc->free;
+		pc->free = f;
+		pc->st.nr_folios--;
+		pc->st.evicted++;
+		return true;
+	}
+	return false;
+}
+
+static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
+{
+	if (pc->st.nr_folios >= pc->limit && evict_one(pc) && x)
+		xctx_charge(x, st_reclaim, pc->p.reclaim);
+	if (!pc->free) {
+		enum { CHUNK = 256 };
+		struct folio *c = g_new0(struct folio, CHUNK);
+		g_ptr_array_add(pc->chunks, c);
+		for (unsigned i = 0; i < CHUNK; i++) {
+			c[i].next = pc->free;
+			pc->free = &c[i];
+		}
+	}
+	struct folio *f = pc->free;
+	pc->free = f->next;
+	*f = (struct folio){0};
+	if (++pc->st.nr_folios > pc->st.peak_folios)
+		pc->st.peak_folios = pc->st.nr_folios;
+	return f;
+}
+
+struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index)
+{
+	xctx_charge(x, st_lookup, m->pc->p.lookup);
+	return index < m->nfolios ? m->slot[index] : NULL;
+}
+
+static struct folio *insert(struct pagecache *pc, struct mapping *m,
+			    uint64_t index, struct xctx *x)
+{
+	struct folio *f = folio_get(pc, x);
+
+	g_assert(index < m->nfolios && !m->slot[index]);
+	f->m = m;
+	f->index = index;
+	m->slot[index] = f;
+	lru_add(pc, f);
+	pc->st.inserted++;
+	return f;
+}
+
+struct folio *folio_create(struct xctx *x, struct mapping *m, uint64_t index)
+{
+	struct pagecache *pc = m->pc;
+
+	xctx_charge(x, st_alloc, pc->p.alloc);
+	xctx_charge(x, st_insert, pc->p.insert);
+	struct folio *f = insert(pc, m, index, x);
+	f->locked = true;
+	return f;
+}
+
+void folio_preload(struct mapping *m, uint64_t index)
+{
+	if (index >= m->nfolios || m->slot[index])
+		return;
+	struct folio *f = insert(m->pc, m, index, NULL);
+	f->uptodate = m->blocks_per_folio == 64 ? UINT64_MAX :
+		      (UINT64_C(1) << m->blocks_per_folio) - 1;
+}
+
+uint64_t folio_block_mask(const struct folio *f, uint64_t off, uint64_t len)
+{
+	const struct mapping *m = f->m;
+	uint64_t start = f->index * m->folio_size;
+	uint64_t lo = off > start ? off - start : 0;
+	uint64_t hi = off + len - start;
+	if (hi > m->folio_size)
+		hi = m->folio_size;
+	unsigned b0 = (unsigned)(lo / m->block_size);
+	unsigned b1 = (unsigned)((hi + m->block_size - 1) / m->block_size);
+	uint64_t mask = b1 - b0 == 64 ? UINT64_MAX : ((UINT64_C(1) << (b1 - b0)) - 1);
+	return mask << b0;
+}
+
+void folio_mark_dirty(struct folio *f, uint64_t mask)
+{
+	if (!f->dirty && mask) {
+		f->m->nr_dirty++;
+		f->m->pc->st.dirtied++;
+	}
+	f->dirty |= mask;
+}
+
+uint64_t folio_start_writeback(struct folio *f)
+{
+	uint64_t blocks = f->dirty;
+
+	if (blocks)
+		f->m->nr_dirty--;
+	f->dirty = 0;
+	f->writeback = true;
+	f->m->pc->st.written_back_blocks += (uint64_t)__builtin_popcountll(blocks);
+	return blocks;
+}
+
+void folio_end_writeback(struct folio *f)
+{
+	f->writeback = false;
+}
+
+void folio_wait(struct folio *f, struct folio_waiter *w)
+{
+	w->next = f->waiters;
+	f->waiters = w;
+}
+
+void folio_unlock(struct xctx *x, struct folio *f)
+{
+	struct folio_waiter *w = f->waiters;
+
+	f->locked = false;
+	f->waiters = NULL;
+	while (w) {
+		struct folio_waiter *next = w->next;
+		xctx_charge(x, st_unlock, f->m->pc->p.unlock);
+		w->fn(x, w);
+		w = next;
+	}
+}
+
+void pagecache_get_stats(const struct pagecache *pc, struct pagecache_stats *s)
+{
+	*s = pc->st;
+}

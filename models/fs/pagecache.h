@@ -1,0 +1,112 @@
+/*
+ * The page cache: folios of file data, their per-block state, the LRU.
+ */
+#ifndef STORSIM_PAGECACHE_H
+#define STORSIM_PAGECACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "host/host.h"
+#include "params.h"
+
+/* CPU costs and limits (host profile, model "pagecache"). */
+struct pagecache_params {
+	sim_time lookup;	/* filemap_get_folio: xarray lookup, reference */
+	sim_time alloc;		/* folio allocation from the page allocator */
+	sim_time insert;	/* filemap_add_folio: xarray insert, LRU, memcg */
+	double copy_ns_per_kib;	/* copy between user memory and a folio */
+	sim_time read_iter;	/* filemap_read: set-up around the folio loop */
+	sim_time write_begin;	/* iomap_write_begin + write_end, per folio */
+	sim_time dirty;		/* filemap_dirty_folio, inode dirtying */
+	sim_time unlock;	/* folio_unlock and waking a waiter */
+	sim_time read_end;	/* read completion per folio: uptodate + unlock */
+	sim_time wb_folio;	/* writeback of one folio: lock, clear dirty, map */
+	sim_time wb_block;	/* per block added to the writeback bio */
+	sim_time wb_end;	/* writeback end per folio */
+	sim_time fsync;		/* ->fsync entry and the wait set-up */
+	sim_time reclaim;	/* evicting one clean folio */
+	uint32_t cache_mb;	/* MiB the page cache may hold */
+};
+
+extern const struct param_def pagecache_param_table[];
+
+struct folio;
+struct mapping;
+struct pagecache;
+
+/* A wait for a folio to be unlocked (its read done), embedded in the
+ * waiter. fn runs in the context that unlocks the folio. */
+struct folio_waiter {
+	void (*fn)(struct xctx *x, struct folio_waiter *w);
+	void *arg;
+	struct folio_waiter *next;
+};
+
+#define FOLIO_BLOCKS_MAX 64	/* 64 KiB folios of 1 KiB blocks */
+
+struct folio {
+	struct mapping *m;
+	uint64_t index;		/* in folio-size units of the file */
+	uint64_t uptodate;	/* per block */
+	uint64_t dirty;		/* per block */
+	bool locked;		/* read in flight */
+	bool writeback;		/* write in flight */
+	struct folio_waiter *waiters;
+	struct folio *lru_prev, *lru_next;
+	struct folio *next;	/* free list; a writeback batch */
+};
+
+struct mapping {
+	struct pagecache *pc;
+	uint64_t nfolios;	/* slots: the file's size in folios */
+	struct folio **slot;
+	uint32_t folio_size, block_size, blocks_per_folio;
+	uint64_t nr_dirty;	/* folios with dirty blocks */
+};
+
+struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p,
+				uint32_t folio_size);
+void pagecache_free(struct pagecache *pc);
+const struct pagecache_params *pagecache_params(const struct pagecache *pc);
+uint32_t pagecache_folio_size(const struct pagecache *pc);
+
+/* A mapping for a file of size bytes and block_size blocks. */
+void mapping_init(struct mapping *m, struct pagecache *pc, uint64_t size,
+		  uint32_t block_size);
+void mapping_clear(struct mapping *m);
+
+/* Look up (charging the lookup), or NULL. */
+struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index);
+/* Allocate and insert a folio, locked, nothing uptodate (charging it);
+ * evicts clean folios beyond the cache size. */
+struct folio *folio_create(struct xctx *x, struct mapping *m, uint64_t index);
+/* Insert a folio holding uptodate data without simulated cost (files
+ * fio pre-reads before the job starts). */
+void folio_preload(struct mapping *m, uint64_t index);
+
+/* Blocks of f covering the byte range [off, off + len) of the file. */
+uint64_t folio_block_mask(const struct folio *f, uint64_t off, uint64_t len);
+
+/* Mark blocks dirty; count the folio as dirty when it becomes so. */
+void folio_mark_dirty(struct folio *f, uint64_t mask);
+/* Take the dirty state for writeback: returns the blocks to write. */
+uint64_t folio_start_writeback(struct folio *f);
+void folio_end_writeback(struct folio *f);
+
+/* Wait for the folio to be unlocked: w->fn is called when it is. */
+void folio_wait(struct folio *f, struct folio_waiter *w);
+/* Unlock after a read (uptodate blocks set by the caller) and run the
+ * waiters, in x's context. */
+void folio_unlock(struct xctx *x, struct folio *f);
+/* The folio was used: move it to the head of the LRU. */
+void folio_touch(struct folio *f);
+
+/* Counters for reports. */
+struct pagecache_stats {
+	uint64_t hits, misses, inserted, evicted, dirtied, written_back_blocks;
+	uint64_t nr_folios, peak_folios;
+};
+void pagecache_get_stats(const struct pagecache *pc, struct pagecache_stats *s);
+
+#endif
