@@ -10,3 +10,5 @@ EXTRA_DIST += docs/models/host.md docs/models/workqueue.md \
 	docs/models/blkdev.md docs/models/fs.md docs/models/io_uring.md \
 	docs/models/t_io_uring.md docs/models/fio.md docs/models/kernel.md
 dist_doc_DATA += docs/design.md
+dist_doc_DATA += docs/user-guide.md
+dist_man_MANS += docs/storsim.1
