@@ -28,6 +28,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <glib.h>
 #include <json-c/json.h>
@@ -77,7 +80,14 @@ static bool hwm_per_part = true;
 
 static void peak_reset(void)
 {
-	FILE *f = fopen("/proc/self/clear_refs", "w");
+	FILE *f;
+
+#ifdef __GLIBC__
+	/* Memory a part before freed but malloc kept would count as this
+	 * part's: give it back first. */
+	malloc_trim(0);
+#endif
+	f = fopen("/proc/self/clear_refs", "w");
 
 	if (!f || fputs("5", f) == EOF)
 		hwm_per_part = false;
