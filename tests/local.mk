@@ -196,3 +196,18 @@ endif
 
 TESTS += tests/littles-law.sh tests/determinism.sh
 EXTRA_DIST += tests/littles-law.sh tests/determinism.sh
+# make bench: tests/bench/bench (docs/benchmarks.md). A check program, so
+# that make all does not build it and the smoke test below keeps it
+# working. BENCH_FLAGS passes options, e.g. BENCH_FLAGS=--json=bench.json.
+# --wrap=sim_run lets it count the events of a workload run.
+check_PROGRAMS += tests/bench/bench
+tests_bench_bench_SOURCES = tests/bench/bench.c
+tests_bench_bench_LDADD = $(STORSIM_LIBS)
+tests_bench_bench_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=sim_run
+EXTRA_DIST += tests/bench/null-qd16.fio
+TESTS += tests/bench-smoke.sh
+EXTRA_DIST += tests/bench-smoke.sh
+
+.PHONY: bench
+bench: tests/bench/bench$(EXEEXT) storsim$(EXEEXT)
+	tests/bench/bench --storsim=./storsim$(EXEEXT) $(BENCH_FLAGS)
