@@ -23,6 +23,12 @@ const struct param_def kernel_param_table[] = {
 	{"io_uring_lazy_wake", PARAM_BOOL, K(io_uring_lazy_wake), "true", 0, 0, "",
 	 "DEFER_TASKRUN waiters are woken only when enough task_work is "
 	 "queued (6.5)"},
+	{"io_wq_wake_free_worker", PARAM_BOOL, K(io_wq_wake_free_worker), "true", 0,
+	 0, "", "io_wq_enqueue wakes an idle worker for every new item (5.15) "
+	 "instead of only when no worker is running"},
+	{"io_uring_defer_taskrun", PARAM_BOOL, K(io_uring_defer_taskrun), "true", 0,
+	 0, "", "IORING_SETUP_COOP_TASKRUN and DEFER_TASKRUN exist (6.1); fio "
+	 "falls back to a plain ring without them"},
 	{"nvme_complete_batch", PARAM_BOOL, K(nvme_complete_batch), "true", 0, 0,
 	 "", "nvme-pci ends a batch of requests per interrupt (5.16)"},
 	PARAM_END,

@@ -28,6 +28,12 @@ struct kernel_features {
 	/* io_uring: wake a DEFER_TASKRUN waiter only once enough task_work
 	 * is queued to satisfy its wait (IOU_F_TWQ_LAZY_WAKE, Linux 6.5). */
 	bool io_uring_lazy_wake;
+	/* io-wq: every enqueue wakes an idle worker (Linux 5.15); before, one
+	 * was woken only when no worker was running. */
+	bool io_wq_wake_free_worker;
+	/* io_uring: IORING_SETUP_COOP_TASKRUN (5.19) and DEFER_TASKRUN
+	 * (6.1) exist; without them fio sets up a plain ring. */
+	bool io_uring_defer_taskrun;
 	/* nvme-pci: complete a batch of CQEs with one
 	 * blk_mq_end_request_batch (Linux 5.16). */
 	bool nvme_complete_batch;

@@ -8,8 +8,11 @@ libstorsim_a_SOURCES += \
 	models/fs/blkdev.c models/fs/blkdev.h \
 	models/fs/fs.c models/fs/fs.h \
 	models/fs/iomap_dio.c models/fs/iomap_dio.h \
+	models/fs/pagecache.c models/fs/pagecache.h \
+	models/fs/buffered.c models/fs/buffered.h \
 	models/host/workqueue.c models/host/workqueue.h \
 	models/engines/io_uring.c models/engines/io_uring.h \
+	models/engines/io_wq.c models/engines/io_wq.h \
 	models/engines/t_io_uring.c models/engines/t_io_uring.h \
 	models/engines/fio.c models/engines/fio.h models/engines/fio_engine.h \
 	models/engines/fio_engines.c \

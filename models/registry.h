@@ -23,6 +23,7 @@
 #include "engines/t_io_uring.h"
 #include "fs/blkdev.h"
 #include "fs/fs.h"
+#include "fs/pagecache.h"
 #include "host/host.h"
 #include "host/workqueue.h"
 #include "kernel.h"
@@ -35,8 +36,10 @@ struct stack_params {
 	struct fio_params fio;
 	struct t_io_uring_params t_io_uring;
 	struct io_uring_params io_uring;
+	struct io_wq_params io_wq;
 	struct aio_params aio;
 	struct blkdev_params blkdev;
+	struct pagecache_params pagecache;
 	struct blk_mq_params blk_mq;
 	struct nvme_drv_params nvme_drv;
 	struct null_blk_cpu_params null_blk_cpu;

@@ -44,10 +44,14 @@ void output_normal_preamble(GString *out, const struct output_run *run)
 		const bool pow2 = is_pow2(j->kb_base);
 		char *bs[6];
 
+		/* A group_reporting entry stands for all its jobs. */
+		unsigned n = j->group_reporting && j->stats && j->stats->members ?
+			     j->stats->members : 1;
+
 		if (j->use_thread)
-			threads++;
+			threads += n;
 		else
-			processes++;
+			processes += n;
 		/* numjobs copies show as one "..." line after the first. */
 		if (j->is_clone) {
 			if (!prev_clone)
@@ -69,6 +73,8 @@ void output_normal_preamble(GString *out, const struct output_run *run)
 			bs[4], bs[5], j->ioengine, j->iodepth);
 		for (int k = 0; k < 6; k++)
 			g_free(bs[k]);
+		if (n > 1)
+			g_string_append(out, "...\n");
 	}
 	g_string_append_printf(out, "%s\nStarting ", run->version);
 	if (threads)

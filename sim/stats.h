@@ -149,7 +149,8 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 		  uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
 		  uint64_t lat_ns);
 /* An fsync/fdatasync completed at now after lat_ns. */
-void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns);
+void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
+		    bool datasync);
 /* A submit call at now carried nr I/Os, leaving depth I/Os in flight. */
 void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 		      unsigned depth);

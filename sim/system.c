@@ -1,7 +1,9 @@
 /* Building a simulated system from profiles and settings. */
 #include <string.h>
 
+#include "fs/buffered.h"
 #include "fs/iomap_dio.h"
+#include "fs/pagecache.h"
 #include "output.h"
 #include "profile.h"
 #include "system.h"
@@ -473,10 +475,13 @@ static bool build_devices(struct system *s, GError **err)
 		}
 		d->bdev = blkdev_new(d->q, &s->sp.blkdev, &s->kf);
 	}
+	if (s->mounts->len)
+		s->pc = pagecache_new(s->host, &s->sp.pagecache,
+				      (uint32_t)s->sp.cpu.page_size);
 	for (unsigned i = 0; i < s->mounts->len; i++) {
 		struct system_mount *m = s->mounts->pdata[i];
 		m->fs = fs_new(s->host, m->path, m->dev->q, &m->params, &s->kf,
-			       &s->sp.workqueue);
+			       &s->sp.workqueue, s->pc);
 	}
 	return true;
 }
@@ -542,6 +547,7 @@ void system_free(struct system *s)
 		g_free(m);
 	}
 	g_ptr_array_free(s->mounts, TRUE);
+	pagecache_free(s->pc);
 	for (unsigned i = 0; i < s->devices->len; i++) {
 		struct system_device *d = s->devices->pdata[i];
 		blkdev_free(d->bdev);
@@ -612,13 +618,14 @@ struct sfile *system_open_args(struct system *s,
 				    "to create it with", path);
 		return NULL;
 	}
-	if (!a->direct) {
-		storsim_unsupported_error(err, NULL, 0, "direct",
-					  "'%s': buffered I/O is not modelled yet", path);
-		return NULL;
-	}
 	struct sfile *f = g_new0(struct sfile, 1);
-	iomap_dio_open(ino, f);
+	if (a->direct) {
+		iomap_dio_open(ino, f);
+	} else {
+		buffered_open(ino, f);
+		if (a->pre_read)
+			buffered_preload(ino);
+	}
 	g_ptr_array_add(s->files, f);
 	return f;
 }

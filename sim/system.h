@@ -56,6 +56,7 @@ struct system {
 	struct stack_params sp;
 	struct kernel_features kf;
 	struct host *host;
+	struct pagecache *pc;	/* shared by every file system */
 	char *host_profile;
 	GPtrArray *devices;	/* struct system_device * */
 	GPtrArray *mounts;	/* struct system_mount * */
@@ -73,6 +74,7 @@ struct system_open_args {
 	uint64_t create_size;	/* 0: the file must exist */
 	bool create_written;	/* lay it out written (else fallocated) */
 	bool create_fallocate;	/* unwritten extents, else holes */
+	bool pre_read;		/* buffered: the whole file in the page cache */
 };
 
 struct system *system_new(const struct system_config *cfg, GError **err);

@@ -29,6 +29,7 @@
 #include <glib.h>
 
 #include "block/blk_mq.h"
+#include "pool.h"
 
 #define P(field) offsetof(struct blk_mq_params, field)
 
@@ -81,8 +82,7 @@ struct blk_queue {
 	unsigned nr_hctx;
 	struct blk_hctx *hctx;
 	unsigned *map, *map_poll;	/* cpu -> hctx index */
-	struct bio *bio_pool;		/* free bios */
-	GPtrArray *bio_chunks;		/* owns every bio ever allocated */
+	struct sim_pool bios;
 	unsigned inflight;
 	sim_time busy_since;
 	struct blk_disk_stats st;
@@ -162,7 +162,7 @@ struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
 		q->map_poll[c] = cfg->nr_poll_queues ?
 			cfg->nr_hw_queues + c * cfg->nr_poll_queues / ncpus : q->map[c];
 	}
-	q->bio_chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_pool_init(&q->bios, sizeof(struct bio), 256);
 	return q;
 }
 
@@ -177,7 +177,7 @@ void blk_queue_free(struct blk_queue *q)
 	g_free(q->hctx);
 	g_free(q->map);
 	g_free(q->map_poll);
-	g_ptr_array_free(q->bio_chunks, TRUE);
+	sim_pool_destroy(&q->bios);
 	g_free(q->name);
 	g_free(q);
 }
@@ -243,17 +243,7 @@ struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled)
 
 static struct bio *bio_get(struct blk_queue *q)
 {
-	if (!q->bio_pool) {
-		enum { CHUNK = 256 };
-		struct bio *chunk = g_new0(struct bio, CHUNK);
-		g_ptr_array_add(q->bio_chunks, chunk);
-		for (unsigned i = 0; i < CHUNK; i++) {
-			chunk[i].next = q->bio_pool;
-			q->bio_pool = &chunk[i];
-		}
-	}
-	struct bio *bio = q->bio_pool;
-	q->bio_pool = bio->next;
+	struct bio *bio = sim_pool_get(&q->bios);
 	*bio = (struct bio){.q = q};
 	return bio;
 }
@@ -269,9 +259,7 @@ struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
 
 void bio_free(struct bio *bio)
 {
-	struct blk_queue *q = bio->q;
-	bio->next = q->bio_pool;
-	q->bio_pool = bio;
+	sim_pool_put(&bio->q->bios, bio);
 }
 
 /* ---- dispatch ---- */

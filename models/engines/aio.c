@@ -22,6 +22,7 @@
 
 #include "block/blk_mq.h"
 #include "engines/aio.h"
+#include "pool.h"
 
 #define P(field) offsetof(struct aio_params, field)
 const struct param_def aio_param_table[] = {
@@ -40,7 +41,6 @@ struct aio_kiocb {
 	struct kiocb kiocb;
 	struct aio_ctx *ctx;
 	void *data;
-	struct aio_kiocb *next;
 };
 
 struct aio_ctx {
@@ -50,8 +50,7 @@ struct aio_ctx {
 	struct aio_params p;
 	struct aio_event *ring;
 	unsigned nr_events, head, tail;
-	struct aio_kiocb *free;
-	GPtrArray *chunks;
+	struct sim_pool kiocbs;
 	/* the io_getevents in progress */
 	bool waiting;
 	unsigned min_nr, nr, got;
@@ -65,22 +64,6 @@ enum { AIO_WOKEN };
 #define AIO_PLUG_THRESHOLD 2
 
 static stage_id st_syscall, st_submit, st_complete, st_getevents, st_copy;
-
-static struct aio_kiocb *kiocb_get(struct aio_ctx *c)
-{
-	if (!c->free) {
-		enum { CHUNK = 64 };
-		struct aio_kiocb *chunk = g_new0(struct aio_kiocb, CHUNK);
-		g_ptr_array_add(c->chunks, chunk);
-		for (unsigned i = 0; i < CHUNK; i++) {
-			chunk[i].next = c->free;
-			c->free = &chunk[i];
-		}
-	}
-	struct aio_kiocb *k = c->free;
-	c->free = k->next;
-	return k;
-}
 
 unsigned aio_ring_available(const struct aio_ctx *c)
 {
@@ -109,8 +92,7 @@ static void aio_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	g_assert(c->tail - c->head < c->nr_events);
 	c->ring[c->tail++ % c->nr_events] = (struct aio_event){.data = k->data,
 								.res = res};
-	k->next = c->free;
-	c->free = k;
+	sim_pool_put(&c->kiocbs, k);
 	if (c->waiting && xctx_task(x) != c->owner) {
 		c->waiting = false;
 		xctx_wake(x, c->owner);
@@ -128,7 +110,7 @@ void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 		blk_start_plug(x);
 	for (unsigned i = 0; i < nr; i++) {
 		const struct aio_iocb *a = &iocbs[i];
-		struct aio_kiocb *k = kiocb_get(c);
+		struct aio_kiocb *k = sim_pool_get(&c->kiocbs);
 		xctx_charge(x, st_submit, c->p.submit_iocb);
 		k->ctx = c;
 		k->data = a->data;
@@ -215,7 +197,7 @@ struct aio_ctx *aio_ctx_new(struct host *h, struct task *owner,
 	c->p = *p;
 	c->nr_events = nr_events;
 	c->ring = g_new0(struct aio_event, nr_events);
-	c->chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_pool_init(&c->kiocbs, sizeof(struct aio_kiocb), 64);
 	sim_component_init(host_sim(h), &c->comp, &aio_ops, task_name(owner));
 	return c;
 }
@@ -225,6 +207,6 @@ void aio_ctx_free(struct aio_ctx *c)
 	if (!c)
 		return;
 	g_free(c->ring);
-	g_ptr_array_free(c->chunks, TRUE);
+	sim_pool_destroy(&c->kiocbs);
 	g_free(c);
 }

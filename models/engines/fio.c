@@ -209,9 +209,43 @@ static bool thread_done_issuing(struct fio_thread *td)
 	return td->exhausted || td->error;
 }
 
+/* fio's get_rw_ddir: after every fsync= (fdatasync=) writes, the next
+ * I/O is an fsync (fdatasync) of the next file. */
+static bool sync_due(const struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	uint64_t n = td->write_issues;
+
+	if (td->last_was_sync || !td->last_was_write || !n)
+		return false;
+	return (o->fsync_blocks && n % o->fsync_blocks == 0) ||
+	       (o->fdatasync_blocks && n % o->fdatasync_blocks == 0);
+}
+
+static void fill_sync(struct fio_thread *td, struct fio_io_u *u,
+		      struct fio_file *f, bool datasync)
+{
+	unsigned idx = u->idx;
+
+	*u = (struct fio_io_u){
+		.td = td, .idx = idx, .ddir = FIO_DDIR_WRITE, .sync_op = true,
+		.datasync = datasync, .file = f,
+	};
+}
+
 /* Fill u with the next I/O; false when the job has no more to do. */
 static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 {
+	/* do_io stops once the job's bytes are issued, before any sync. */
+	if (!td->o->time_based && td->bytes_issued >= td->io_budget)
+		return false;
+	if (sync_due(td)) {
+		const struct job_options *o = td->o;
+		bool fsync = o->fsync_blocks && td->write_issues % o->fsync_blocks == 0;
+		fill_sync(td, u, &td->files[td->next_file], !fsync);
+		td->next_file = (td->next_file + 1) % td->nfiles;
+		return true;
+	}
 	for (unsigned tries = 0; tries <= td->nfiles; tries++) {
 		struct fio_file *f = &td->files[td->next_file];
 		enum fio_ddir d = pick_ddir(td);
@@ -285,7 +319,8 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 			td->error = (int)-res;
 	} else if (td->stats_on && u->start_time >= td->ramp_end) {
 		if (u->sync_op) {
-			stats_add_sync(td->stats, now, now - u->start_time);
+			stats_add_sync(td->stats, now, now - u->start_time,
+				       u->datasync);
 		} else {
 			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
 				     (uint64_t)res, u->issue_time - u->start_time,
@@ -323,6 +358,33 @@ static void thread_finish(struct fio_thread *td)
 		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
 }
 
+/* Queue a filled io_u; commit when the batch is full. Ends the step. */
+static void issue(struct fio_thread *td, struct fio_io_u *u)
+{
+	const struct job_options *o = td->o;
+
+	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
+	u->start_time = sim_now(td->comp.sim);
+	td->last_was_sync = u->sync_op;
+	if (!u->sync_op) {
+		td->bytes_issued += u->len;
+		td->ios_issued++;
+		td->last_was_write = u->ddir == FIO_DDIR_WRITE;
+		td->write_issues += td->last_was_write;
+	}
+	td->inflight++;
+	td->eng->queue(td, u);
+	if (td->eng->sync)
+		return;	/* the engine resumes the loop */
+	td->queued++;
+	if (td->queued >= o->iodepth_batch || td->inflight >= o->iodepth) {
+		td->queued = 0;
+		td->eng->commit(td);
+		return;
+	}
+	task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
+}
+
 static void do_io(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
@@ -339,21 +401,7 @@ static void do_io(struct fio_thread *td)
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
 		if (fill_io_u(td, u)) {
-			xctx_charge(x, st_prep, fp->io_u_prep);
-			u->start_time = sim_now(td->comp.sim);
-			td->bytes_issued += u->len;
-			td->ios_issued++;
-			td->inflight++;
-			td->eng->queue(td, u);
-			if (td->eng->sync)
-				return;	/* the engine resumes the loop */
-			td->queued++;
-			if (td->queued >= o->iodepth_batch || td->inflight >= o->iodepth) {
-				td->queued = 0;
-				td->eng->commit(td);
-				return;
-			}
-			task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
+			issue(td, u);
 			return;
 		}
 		put_io_u(td, u);
@@ -373,6 +421,14 @@ static void do_io(struct fio_thread *td)
 		unsigned max = stop ? td->inflight :
 			       MAX(min, o->iodepth_batch_complete_max);
 		td->eng->getevents(td, min, max);
+		return;
+	}
+	/* end_fsync: sync each file once the last write is done. */
+	if (o->end_fsync && fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
+	    td->end_fsyncs < td->nfiles && (td->end_fsyncs || !td->last_was_sync)) {
+		struct fio_io_u *u = get_io_u(td);
+		fill_sync(td, u, &td->files[td->end_fsyncs++], false);
+		issue(td, u);
 		return;
 	}
 	thread_finish(td);
@@ -473,13 +529,13 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (o->random_distribution != FIO_RAND_UNIFORM)
 		return refuse(job, "random_distribution", err,
 			      "only the uniform random distribution is modelled");
-	if (!o->direct && o->ioengine != FIO_ENGINE_NULL)
-		return refuse(job, "direct", err,
-			      "buffered I/O (direct=0) is not modelled yet");
-	if (o->fsync_blocks || o->fdatasync_blocks || o->end_fsync)
+	const struct fio_engine_ops *eng = engine_for(o->ioengine);
+	if ((o->fsync_blocks || o->fdatasync_blocks || o->end_fsync) && eng &&
+	    eng != &fio_null_engine && !eng->sync)
 		return refuse(job, o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
 			      "fdatasync" : "end_fsync", err,
-			      "fsync and fdatasync are not modelled yet");
+			      "fsync and fdatasync are modelled with the synchronous "
+			      "engines (sync, psync, vsync, pvsync, pvsync2) only");
 	if (o->read_iolog || o->write_iolog)
 		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
 			      "iolog replay and recording are not wired up yet");
@@ -501,7 +557,9 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 				p++;
 			} else if (*p == ':' || *p == '\0') {
 				if (cur->len)
-					g_ptr_array_add(names, g_strdup(cur->str));
+					g_ptr_array_add(names, g_str_has_prefix(cur->str, "/") ?
+							g_strdup(cur->str) :
+							g_canonicalize_filename(cur->str, "/"));
 				g_string_truncate(cur, 0);
 				if (!*p)
 					break;
@@ -529,9 +587,14 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 					g_string_append_c(s, *p++);
 				}
 			}
+			/* The simulated fio runs in "/": relative directories
+			 * start there. */
 			char *name = o->directory ?
-				     g_build_filename(o->directory, s->str, NULL) :
+				     g_build_filename("/", o->directory, s->str, NULL) :
 				     g_build_filename("/", s->str, NULL);
+			char *canon = g_canonicalize_filename(name, "/");
+			g_free(name);
+			name = canon;
 			g_ptr_array_add(names, name);
 			g_string_free(s, TRUE);
 		}
@@ -563,6 +626,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			.create_size = want + o->offset,
 			.create_written = !writes || o->overwrite || o->pre_read,
 			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
+			.pre_read = o->pre_read && !o->direct,
 		};
 		f->path = g_strdup(names->pdata[i]);
 		if (o->ioengine == FIO_ENGINE_NULL) {

@@ -34,6 +34,7 @@ struct fio_io_u {
 	unsigned idx;
 	enum fio_ddir ddir;
 	bool sync_op;		/* fsync/fdatasync */
+	bool datasync;		/* fdatasync */
 	struct fio_file *file;
 	uint64_t offset;
 	uint32_t len;
@@ -82,6 +83,10 @@ struct fio_thread {
 	uint64_t io_budget;	/* bytes (io_size) */
 	uint64_t bytes_issued, ios_issued, ios_done;
 	unsigned loops_left;
+	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
+	uint64_t write_issues;
+	bool last_was_write, last_was_sync;
+	unsigned end_fsyncs;	/* files synced at the end so far */
 	bool exhausted, started, finished, stats_on;
 	int error;
 

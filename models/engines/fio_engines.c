@@ -177,9 +177,10 @@ struct sync_data {
 	struct fio_io_u *u;
 	bool done;		/* ki_complete has run */
 	bool spinning;		/* polling (pvsync2 hipri) */
+	struct fsync_op fsync;	/* the fsync or fdatasync in progress */
 };
 
-enum { SYNC_WOKEN, SYNC_POLL };
+enum { SYNC_WOKEN, SYNC_POLL, SYNC_FSYNCED };
 
 static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
 {
@@ -232,7 +233,10 @@ static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 		sync_poll(sd->td, sd);
 		return;
 	}
-	sync_finish(sd->td, sd->u);
+	if (type == SYNC_FSYNCED)
+		fio_io_done(sd->td, sd->u, sd->fsync.res);
+	else
+		sync_finish(sd->td, sd->u);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
 }
@@ -269,6 +273,19 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	struct kiocb *k = &u->kiocb;
 	long ret;
 
+	if (u->sync_op) {
+		/* do_io_u_sync: fsync(2) or fdatasync(2). */
+		xctx_charge(x, st_syscall, fio_system(td)->sp.cpu.syscall);
+		fio_io_issued(td, u);
+		fio_submitted(td, 1);
+		sd->u = u;
+		sd->fsync = (struct fsync_op){
+			.file = f, .datasync = u->datasync, .task = td->task,
+			.done = SIM_MSG(&sd->comp, SYNC_FSYNCED, NULL, 0),
+		};
+		f->ops->fsync(x, &sd->fsync);
+		return;
+	}
 	/* sync does lseek() + read(); the others one positioned call. */
 	unsigned syscalls = td->eng == &fio_sync_engine ||
 			    td->eng == &fio_vsync_engine ? 2 : 1;
@@ -395,7 +412,8 @@ static bool uring_init(struct fio_thread *td, GError **err)
 				     "SQPOLL is not modelled yet", err);
 	if (e->force_async)
 		return refuse_option(td, "force_async",
-				     "io-wq punts are not modelled yet", err);
+				     "forced io-wq punts (IOSQE_ASYNC) are not modelled yet",
+				     err);
 	ud = g_new0(struct uring_data, 1);
 	ud->td = td;
 	ud->pending = g_new0(struct fio_io_u *, td->o->iodepth);
@@ -404,11 +422,14 @@ static bool uring_init(struct fio_thread *td, GError **err)
 		.sq_entries = td->o->iodepth,
 		.cq_entries = 2 * td->o->iodepth,
 		.iopoll = e->hipri,
-		.defer_taskrun = true,
-		.coop_taskrun = true,
+		/* fio sets up COOP_TASKRUN | DEFER_TASKRUN and, on a kernel
+		 * without them, a plain ring. */
+		.defer_taskrun = sys->kf.io_uring_defer_taskrun,
+		.coop_taskrun = sys->kf.io_uring_defer_taskrun,
 		.fixed_files = e->registerfiles,
 	};
-	ud->ring = io_ring_new(sys->host, td->task, &sys->sp.io_uring, &sys->kf, &rc);
+	ud->ring = io_ring_new(sys->host, td->task, &sys->sp.io_uring,
+			       &sys->sp.io_wq, &sys->kf, &rc);
 	td->eng_data = ud;
 	return true;
 }

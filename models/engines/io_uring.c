@@ -24,23 +24,35 @@
  * dio_complete if it left one, e.g. iomap under IOCB_DIO_CALLER_COMP) and
  * posts the CQE.
  *
- * Parameters (host profile, model "io_uring"), CPU time (ns):
- *   enter_ns, submit_sqe_ns, file_fixed_ns, file_get_ns, rw_issue_ns,
- *   buf_import_ns, tw_add_ns, tw_run_ns, cqe_post_ns, wait_ns, iopoll_ns.
- *
  * Polling (IORING_SETUP_IOPOLL): reads and writes are issued with
  * IOCB_HIPRI; their completion is found by io_iopoll_check inside
  * io_uring_enter(GETEVENTS), which polls the hardware queues the requests
  * went to and spins (busy CPU time) until a completion arrives; a polled
  * completion posts its CQE directly, without task_work.
  *
- * Left out: SQPOLL, linked requests, CQ overflow, io-wq (a request that
- * would block is failed with -EAGAIN), registered-buffer DMA mapping.
+ * Buffered reads (a file opened without O_DIRECT): the first attempt is
+ * non-blocking (IOCB_NOWAIT). When the data is not in the page cache the
+ * request either waits for it without blocking (kernel feature
+ * async_buffered_reads, Linux 5.9: io_rw_should_retry sets IOCB_WAITQ, the
+ * page unlock queues task_work, the task retries the read and copies) or
+ * is punted to io-wq (engines/io_wq.c), where a worker repeats the read
+ * as a blocking one and posts the CQE itself (before DEFER_TASKRUN) or
+ * through task_work (with it).
+ *
+ * Parameters (host profile, model "io_uring"), CPU time (ns):
+ *   enter_ns, submit_sqe_ns, file_fixed_ns, file_get_ns, rw_issue_ns,
+ *   buf_import_ns, tw_add_ns, tw_run_ns, cqe_post_ns, wait_ns, iopoll_ns,
+ *   async_prep_ns.
+ *
+ * Left out: SQPOLL, linked requests, CQ overflow, registered-buffer DMA
+ * mapping; buffered writes never wait (as with FMODE_BUF_WASYNC, 6.0).
  */
 #include <glib.h>
 
 #include "block/blk_mq.h"
 #include "engines/io_uring.h"
+#include "engines/io_wq.h"
+#include "pool.h"
 
 #define P(field) offsetof(struct io_uring_params, field)
 const struct param_def io_uring_param_table[] = {
@@ -66,6 +78,8 @@ const struct param_def io_uring_param_table[] = {
 	 "io_cqring_wait set-up and tear-down around a sleep"},
 	{"iopoll_ns", PARAM_TIME, P(iopoll), "50", 0, 1e6, "ns",
 	 "one io_do_iopoll pass over the polled requests"},
+	{"async_prep_ns", PARAM_TIME, P(async_prep), "150", 0, 1e6, "ns",
+	 "io_req_prep_async: save the request's state before an io-wq punt"},
 	PARAM_END,
 };
 
@@ -75,6 +89,8 @@ struct io_req {
 	void *user_data;
 	long res;
 	bool iopoll_done;
+	bool retry;		/* task_work: issue the read again */
+	struct io_wq_work work;	/* punted to io-wq */
 	struct io_req *next;	/* free list, task_work list, iopoll list */
 };
 
@@ -85,14 +101,15 @@ struct io_ring {
 	struct io_uring_params p;
 	const struct kernel_features *k;
 	struct io_ring_config cfg;
+	struct io_wq_params wqp;
+	struct io_wq *wq;	/* created at the first punt */
 
 	struct io_sqe *sq;
 	unsigned sq_head, sq_tail;
 	struct io_cqe *cq;
 	unsigned cq_head, cq_tail;
 
-	struct io_req *free_reqs;
-	GPtrArray *req_chunks;
+	struct sim_pool reqs;
 
 	struct io_req *tw_head, *tw_tail;	/* completed, task_work pending */
 	unsigned nr_tw;
@@ -112,7 +129,7 @@ enum { RING_WAIT_WOKEN, RING_IOPOLL };
 
 static stage_id st_syscall, st_enter, st_submit_sqe, st_file, st_rw_issue,
 	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait, st_iopoll,
-	st_iopoll_spin;
+	st_iopoll_spin, st_async_prep;
 
 static void register_stages(void)
 {
@@ -137,29 +154,20 @@ static void register_stages(void)
 				   "io_iopoll_check, io_do_iopoll");
 	st_iopoll_spin = stage_register("iopoll_spin", CPU_SYS,
 					"io_iopoll_check: polling with nothing found");
+	st_async_prep = stage_register("io_req_prep_async", CPU_SYS,
+				       "io_req_prep_async, io_queue_async_work");
 }
 
 static struct io_req *req_get(struct io_ring *r)
 {
-	if (!r->free_reqs) {
-		enum { CHUNK = 64 };
-		struct io_req *chunk = g_new0(struct io_req, CHUNK);
-		g_ptr_array_add(r->req_chunks, chunk);
-		for (unsigned i = 0; i < CHUNK; i++) {
-			chunk[i].next = r->free_reqs;
-			r->free_reqs = &chunk[i];
-		}
-	}
-	struct io_req *req = r->free_reqs;
-	r->free_reqs = req->next;
+	struct io_req *req = sim_pool_get(&r->reqs);
 	*req = (struct io_req){.r = r};
 	return req;
 }
 
 static void req_put(struct io_ring *r, struct io_req *req)
 {
-	req->next = r->free_reqs;
-	r->free_reqs = req;
+	sim_pool_put(&r->reqs, req);
 }
 
 static struct io_req *req_of(struct kiocb *iocb)
@@ -177,41 +185,56 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 	req_put(r, req);
 }
 
+static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req);
+
 /* io_run_local_work / task_work_run: finish completed requests in the
- * ring's task and post their CQEs, in completion order. */
+ * ring's task and post their CQEs, and retry reads whose data arrived, in
+ * the order they were queued. */
 static void run_task_work(struct io_ring *r, struct xctx *x)
 {
 	while (r->tw_head) {
 		struct io_req *req = r->tw_head;
 		r->tw_head = req->next;
+		if (!r->tw_head)
+			r->tw_tail = NULL;
+		r->nr_tw--;
 		xctx_charge(x, st_tw_run, r->p.tw_run);
+		if (req->retry) {
+			req->retry = false;
+			rw_retry(r, x, req);
+			continue;
+		}
 		if (req->kiocb.dio_complete) {
 			req->kiocb.dio_complete(x, &req->kiocb);
 			req->res = req->kiocb.res;
 		}
 		post_cqe(r, x, req);
 	}
-	r->tw_tail = NULL;
-	r->nr_tw = 0;
 }
 
-static bool should_wake(struct io_ring *r)
+/* Whether queued task_work should wake the waiting owner: a lazy waiter
+ * only once enough completions are queued; a retry always. */
+static bool should_wake(struct io_ring *r, bool lazy)
 {
 	if (!r->waiting || r->woken)
 		return false;
-	if (r->cfg.defer_taskrun && r->k->io_uring_lazy_wake)
+	if (lazy && r->cfg.defer_taskrun && r->k->io_uring_lazy_wake)
 		return r->nr_tw >= r->wait_nr;
 	return true;
 }
 
-/* ki_complete for reads and writes (io_complete_rw). */
+/* ki_complete for reads and writes (io_complete_rw), and the page-unlock
+ * callback of a waiting buffered read (io_async_buf_func: -EIOCBRETRY). */
 static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 {
 	struct io_req *req = req_of(iocb);
 	struct io_ring *r = req->r;
 
-	req->res = res;
-	iocb->res = res;
+	req->retry = res == -EIOCBRETRY;
+	if (!req->retry) {
+		req->res = res;
+		iocb->res = res;
+	}
 	xctx_charge(x, st_tw_add, r->p.tw_add);
 	req->next = NULL;
 	if (r->tw_tail)
@@ -220,10 +243,111 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		r->tw_head = req;
 	r->tw_tail = req;
 	r->nr_tw++;
-	if (xctx_task(x) != r->owner && should_wake(r)) {
+	if (xctx_task(x) != r->owner && should_wake(r, !req->retry)) {
 		r->woken = true;
 		xctx_wake(x, r->owner);
 	}
+}
+
+/* ---- io-wq: requests that would block ---- */
+
+static struct io_req *req_of_work(struct io_wq_work *w)
+{
+	return (struct io_req *)((char *)w - offsetof(struct io_req, work));
+}
+
+/* A worker finished the request: on a DEFER_TASKRUN ring through the
+ * owner's task_work; before, io_cqring_add_event posts the CQE from the
+ * worker and wakes a waiter whose wait it satisfies. */
+static void wq_complete(struct io_ring *r, struct xctx *x, struct io_req *req)
+{
+	if (r->cfg.defer_taskrun) {
+		req->kiocb.dio_complete = NULL;
+		io_complete_rw(x, &req->kiocb, req->res);
+		return;
+	}
+	post_cqe(r, x, req);
+	if (r->waiting && !r->woken && io_ring_cq_ready(r) >= r->min_complete) {
+		r->woken = true;
+		xctx_wake(x, r->owner);
+	}
+}
+
+/* ki_complete of a request a worker waits for: wake the worker. */
+static void io_complete_rw_wq(struct xctx *x, struct kiocb *iocb, long res)
+{
+	iocb->res = res;
+	io_wq_work_wake(x, &req_of(iocb)->work);
+}
+
+/* io_wq_submit_work: issue the request again, allowed to block. */
+static bool wq_execute(struct xctx *x, struct io_wq_work *w, void *data)
+{
+	struct io_ring *r = data;
+	struct io_req *req = req_of_work(w);
+	struct kiocb *k = &req->kiocb;
+	long ret;
+
+	xctx_charge(x, st_rw_issue, r->p.rw_issue);
+	k->flags &= ~(KI_NOWAIT | KI_WAITQ);
+	k->sync_wait = true;
+	k->ki_complete = io_complete_rw_wq;
+	k->dio_complete = NULL;
+	ret = k->write ? k->file->ops->write_iter(x, k) : k->file->ops->read_iter(x, k);
+	if (ret == -EIOCBQUEUED)
+		return false;
+	req->res = ret;
+	wq_complete(r, x, req);
+	return true;
+}
+
+static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
+{
+	struct io_req *req = req_of_work(w);
+	struct kiocb *k = &req->kiocb;
+
+	if (k->dio_complete)
+		k->dio_complete(x, k);
+	req->res = k->res;
+	wq_complete(data, x, req);
+}
+
+static const struct io_wq_ops wq_ops = {
+	.execute = wq_execute,
+	.resume = wq_resume,
+};
+
+/* io_queue_async_work: hand the request to io-wq. */
+static void punt(struct io_ring *r, struct xctx *x, struct io_req *req)
+{
+	xctx_charge(x, st_async_prep, r->p.async_prep);
+	if (!r->wq) {
+		/* Bounded work: min(SQ entries, 4 x CPUs) workers. */
+		unsigned max = MIN(r->cfg.sq_entries, 4 * host_ncpus(r->h));
+		g_autofree char *name = g_strdup_printf("iou-wrk/%s",
+							task_name(r->owner));
+		r->wq = io_wq_new(r->h, &r->wqp, r->k, name, max, &wq_ops, r);
+	}
+	io_wq_enqueue(x, r->wq, &req->work);
+}
+
+/* The task_work retry of a read that waited for its page (5.9's
+ * io_async_buf_retry): the data should be in the cache now. */
+static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req)
+{
+	struct kiocb *k = &req->kiocb;
+	long ret;
+
+	xctx_charge(x, st_rw_issue, r->p.rw_issue);
+	ret = k->file->ops->read_iter(x, k);
+	if (ret == -EIOCBQUEUED)
+		return;
+	if (ret == -VFS_EAGAIN) {
+		punt(r, x, req);
+		return;
+	}
+	req->res = ret;
+	post_cqe(r, x, req);
 }
 
 /* ki_complete on an IOPOLL ring: the request is done; the poller posts
@@ -264,7 +388,7 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		.ki_complete = r->cfg.iopoll ? io_complete_rw_iopoll : io_complete_rw,
 		.owner = req,
 	};
-	k->flags = sqe->kiflags | KI_DIRECT;
+	k->flags = sqe->kiflags;
 	if (f->nowait)
 		k->flags |= KI_NOWAIT;
 	if (r->cfg.iopoll)
@@ -281,7 +405,24 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 			r->iopoll_head = req;
 		r->iopoll_tail = req;
 	}
-	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
+	if (r->cfg.iopoll && !(k->flags & KI_DIRECT))
+		ret = -95;	/* -EOPNOTSUPP: IOPOLL takes direct I/O only */
+	else
+		ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
+	if (ret == -VFS_EAGAIN && (k->flags & KI_NOWAIT) && !r->cfg.iopoll) {
+		/* io_rw_should_retry: a buffered read may wait for its page
+		 * without blocking. */
+		if (!k->write && r->k->async_buffered_reads && f->buf_rasync &&
+		    !(k->flags & KI_DIRECT)) {
+			k->flags |= KI_WAITQ;
+			xctx_charge(x, st_rw_issue, r->p.rw_issue);
+			ret = f->ops->read_iter(x, k);
+		}
+		if (ret == -VFS_EAGAIN) {
+			punt(r, x, req);
+			return;
+		}
+	}
 	if (ret == -EIOCBQUEUED)
 		return;
 	if (r->cfg.iopoll) {
@@ -472,6 +613,7 @@ bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe)
 
 struct io_ring *io_ring_new(struct host *h, struct task *owner,
 			    const struct io_uring_params *p,
+			    const struct io_wq_params *wqp,
 			    const struct kernel_features *k,
 			    const struct io_ring_config *cfg)
 {
@@ -481,12 +623,13 @@ struct io_ring *io_ring_new(struct host *h, struct task *owner,
 	r->h = h;
 	r->owner = owner;
 	r->p = *p;
+	r->wqp = *wqp;
 	r->k = k;
 	r->cfg = *cfg;
 	g_assert(cfg->sq_entries > 0 && cfg->cq_entries >= cfg->sq_entries);
 	r->sq = g_new0(struct io_sqe, cfg->sq_entries);
 	r->cq = g_new0(struct io_cqe, cfg->cq_entries);
-	r->req_chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_pool_init(&r->reqs, sizeof(struct io_req), 64);
 	sim_component_init(host_sim(h), &r->comp, &ring_ops, task_name(owner));
 	return r;
 }
@@ -495,8 +638,20 @@ void io_ring_free(struct io_ring *r)
 {
 	if (!r)
 		return;
+	io_wq_free(r->wq);
 	g_free(r->sq);
 	g_free(r->cq);
-	g_ptr_array_free(r->req_chunks, TRUE);
+	sim_pool_destroy(&r->reqs);
 	g_free(r);
+}
+
+void io_ring_wq_usage(const struct io_ring *r, unsigned *workers,
+		      struct task_usage *sum)
+{
+	*workers = 0;
+	*sum = (struct task_usage){0};
+	if (r->wq) {
+		*workers = io_wq_nr_workers(r->wq);
+		io_wq_usage(r->wq, sum);
+	}
 }

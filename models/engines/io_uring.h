@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "engines/io_wq.h"
 #include "fs/vfs.h"
 #include "host/host.h"
 #include "kernel.h"
@@ -65,6 +66,7 @@ struct io_uring_params {
 	sim_time cqe_post;	/* fill and commit one CQE, free the request */
 	sim_time wait;		/* io_cqring_wait set-up and tear-down */
 	sim_time iopoll;	/* one io_do_iopoll pass */
+	sim_time async_prep;	/* io_req_prep_async before an io-wq punt */
 };
 
 extern const struct param_def io_uring_param_table[];
@@ -73,8 +75,12 @@ struct io_ring;
 
 struct io_ring *io_ring_new(struct host *h, struct task *owner,
 			    const struct io_uring_params *p,
+			    const struct io_wq_params *wqp,
 			    const struct kernel_features *k,
 			    const struct io_ring_config *cfg);
+/* io-wq's workers and their CPU time (none before the first punt). */
+void io_ring_wq_usage(const struct io_ring *r, unsigned *workers,
+		      struct task_usage *sum);
 void io_ring_free(struct io_ring *r);
 
 /* User side */

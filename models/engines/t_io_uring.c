@@ -127,6 +127,7 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 			.off = next_offset(s, fi),
 			.len = o->bs,
 			.nr_segs = segs,
+			.kiflags = o->odirect ? KI_DIRECT : 0,
 			.user_data = (void *)(uintptr_t)fi,
 		};
 		g_assert(io_ring_sqe_push(s->ring, &sqe));
@@ -298,11 +299,6 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 				    "a simulated run needs a runtime in seconds");
 		return NULL;
 	}
-	if (!o->odirect) {
-		storsim_unsupported_error(err, "command line", 0, "-O",
-					  "buffered reads are not modelled yet; use -O1");
-		return NULL;
-	}
 	st_prep = stage_register("t_io_uring_prep", CPU_USR, "prep_more_ios_uring");
 	st_reap = stage_register("t_io_uring_reap", CPU_USR, "reap_events_uring");
 	st_loop = stage_register("t_io_uring_loop", CPU_USR, "submitter_uring_fn");
@@ -324,7 +320,8 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	else
 		rem = o->nthreads - per_file * (unsigned)nfiles;
 	for (int i = 0; i < nfiles; i++) {
-		struct sfile *f = system_open(sys, files[i], err);
+		struct system_open_args a = {.path = files[i], .direct = o->odirect};
+		struct sfile *f = system_open_args(sys, &a, err);
 		if (!f) {
 			t_io_uring_free(t);
 			return NULL;
@@ -358,8 +355,8 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 		g_snprintf(s->name, sizeof(s->name), "submitter%u", i);
 		sim_component_init(&sys->sim, &s->comp, &sub_ops, s->name);
 		s->task = task_new(sys->host, s->name, TASK_USER, 1, NULL);
-		s->ring = io_ring_new(sys->host, s->task, &sys->sp.io_uring, &sys->kf,
-				      &rc);
+		s->ring = io_ring_new(sys->host, s->task, &sys->sp.io_uring,
+				      &sys->sp.io_wq, &sys->kf, &rc);
 	}
 	return t;
 }

@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include "fs/blkdev.h"
+#include "fs/buffered.h"
 
 #define P(field) offsetof(struct blkdev_params, field)
 const struct param_def blkdev_param_table[] = {
@@ -30,6 +31,8 @@ const struct param_def blkdev_param_table[] = {
 	 "blkdev_direct_IO: checks, iocb set-up, dio and bio from the bioset"},
 	{"end_io_ns", PARAM_TIME, P(end_io), "40", 0, 1e6, "ns",
 	 "blkdev_bio_end_io: dio accounting before ki_complete"},
+	{"fsync_ns", PARAM_TIME, P(fsync), "200", 0, 1e6, "ns",
+	 "blkdev_fsync: file_write_and_wait_range with nothing cached"},
 	PARAM_END,
 };
 
@@ -90,10 +93,20 @@ static long blkdev_rw(struct xctx *x, struct kiocb *iocb)
 	return -EIOCBQUEUED;
 }
 
+/* blkdev_fsync: a device opened for direct I/O has no page cache to
+ * write back; what remains is the cache flush. */
+static void blkdev_fsync(struct xctx *x, struct fsync_op *op)
+{
+	struct blkdev *b = op->file->priv;
+
+	fsync_flush_only(x, op, b->q, b->p.fsync);
+}
+
 static const struct file_ops blkdev_fops = {
 	.name = "blkdev",
 	.read_iter = blkdev_rw,
 	.write_iter = blkdev_rw,
+	.fsync = blkdev_fsync,
 };
 
 struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,

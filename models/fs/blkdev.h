@@ -12,6 +12,7 @@
 struct blkdev_params {
 	sim_time dio_setup;	/* blkdev_direct_IO: checks, dio from its bioset */
 	sim_time end_io;	/* blkdev_bio_end_io: dio completion */
+	sim_time fsync;		/* blkdev_fsync before the cache flush */
 };
 
 extern const struct param_def blkdev_param_table[];

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fs/fs.h"
+#include "fs/pagecache.h"
 
 #define P(field) offsetof(struct fs_params, field)
 const struct param_def fs_param_table[] = {
@@ -53,13 +54,14 @@ struct fs {
 	struct fs_params p;
 	const struct kernel_features *k;
 	struct workqueue *dio_wq;
+	struct pagecache *pc;
 	GHashTable *inodes;	/* relative path -> struct inode *; open only */
 	uint64_t next_sector;
 };
 
 struct fs *fs_new(struct host *h, const char *mountpoint, struct blk_queue *q,
 		  const struct fs_params *p, const struct kernel_features *k,
-		  const struct workqueue_params *wqp)
+		  const struct workqueue_params *wqp, struct pagecache *pc)
 {
 	struct fs *fs = g_new0(struct fs, 1);
 	g_autofree char *wqname = g_strdup_printf("dio/%s",
@@ -71,6 +73,7 @@ struct fs *fs_new(struct host *h, const char *mountpoint, struct blk_queue *q,
 	fs->p = *p;
 	fs->k = k;
 	fs->dio_wq = workqueue_new(h, wqp, wqname, true);
+	fs->pc = pc;
 	fs->inodes = g_hash_table_new(g_str_hash, g_str_equal);
 	/* Leave the first megabyte to metadata, as a real layout would. */
 	fs->next_sector = 2048;
@@ -79,6 +82,10 @@ struct fs *fs_new(struct host *h, const char *mountpoint, struct blk_queue *q,
 
 static void inode_free(struct inode *ino)
 {
+	if (ino->map) {
+		mapping_clear(ino->map);
+		g_free(ino->map);
+	}
 	g_free(ino->state);
 	g_free(ino->path);
 	g_free(ino);
@@ -124,6 +131,11 @@ struct workqueue *fs_dio_workqueue(const struct fs *fs)
 	return fs->dio_wq;
 }
 
+struct pagecache *fs_pagecache(const struct fs *fs)
+{
+	return fs->pc;
+}
+
 struct inode *fs_lookup(struct fs *fs, const char *path)
 {
 	return g_hash_table_lookup(fs->inodes, path);
@@ -144,7 +156,7 @@ struct inode *fs_create(struct fs *fs, const char *path, uint64_t size,
 	ino = g_new0(struct inode, 1);
 	ino->fs = fs;
 	ino->path = g_strdup(path);
-	ino->size = state == BLOCK_WRITTEN ? size : (state == BLOCK_HOLE ? 0 : size);
+	ino->size = size;
 	ino->nblocks = nblocks;
 	ino->start_sector = fs->next_sector;
 	ino->state = g_malloc(nblocks ? nblocks : 1);

@@ -38,17 +38,23 @@ struct inode {
 	uint64_t start_sector;	/* the file's blocks lie contiguously */
 	uint8_t *state;		/* enum block_state per block */
 	uint64_t not_written;	/* blocks in state HOLE or UNWRITTEN */
+	struct mapping *map;	/* page cache, once opened buffered */
+	uint64_t ra_next;	/* readahead: the folio a sequential read wants */
+	uint64_t ra_size;	/* readahead window, folios */
 };
+
+struct pagecache;
 
 struct fs *fs_new(struct host *h, const char *mountpoint, struct blk_queue *q,
 		  const struct fs_params *p, const struct kernel_features *k,
-		  const struct workqueue_params *wqp);
+		  const struct workqueue_params *wqp, struct pagecache *pc);
 void fs_free(struct fs *fs);
 const char *fs_mountpoint(const struct fs *fs);
 struct blk_queue *fs_queue(const struct fs *fs);
 const struct fs_params *fs_params(const struct fs *fs);
 const struct kernel_features *fs_kernel(const struct fs *fs);
 struct workqueue *fs_dio_workqueue(const struct fs *fs);
+struct pagecache *fs_pagecache(const struct fs *fs);
 
 /* Create (or find) the file at path, relative to the mount point. A new
  * file gets size bytes of blocks in the given state. Returns NULL when the

@@ -30,8 +30,10 @@
  */
 #include <glib.h>
 
+#include "fs/buffered.h"
 #include "fs/fs.h"
 #include "fs/iomap_dio.h"
+#include "pool.h"
 
 struct iomap_dio {
 	struct kiocb *iocb;
@@ -39,16 +41,10 @@ struct iomap_dio {
 	struct work work;	/* the workqueue punt */
 	bool write, caller_comp, unwritten, extend, need_flush, polled;
 	long res;
-	struct iomap_dio *next_free;
-};
-
-struct dio_pool {
-	struct iomap_dio *free;
-	GPtrArray *chunks;
 };
 
 static struct sim_component dio_comp;
-static struct dio_pool pool;
+static struct sim_pool dio_pool;
 static stage_id st_write_iter, st_read_iter, st_iomap_begin, st_alloc,
 	st_dio_alloc, st_end_io, st_complete, st_convert, st_size,
 	st_bio_add_page, st_bvec_set, st_pin_pages;
@@ -90,31 +86,15 @@ static void register_stages(void)
 	st_pin_pages = stage_register("pin_user_pages", CPU_SYS,
 				      "pin_user_pages_fast");
 	dio_comp.ops = &dio_ops;
-	if (!pool.chunks)
-		pool.chunks = g_ptr_array_new_with_free_func(g_free);
+	if (!dio_pool.chunks)
+		sim_pool_init(&dio_pool, sizeof(struct iomap_dio), 64);
 }
 
 static struct iomap_dio *dio_get(void)
 {
-	if (!pool.free) {
-		enum { CHUNK = 64 };
-		struct iomap_dio *c = g_new0(struct iomap_dio, CHUNK);
-		g_ptr_array_add(pool.chunks, c);
-		for (unsigned i = 0; i < CHUNK; i++) {
-			c[i].next_free = pool.free;
-			pool.free = &c[i];
-		}
-	}
-	struct iomap_dio *d = pool.free;
-	pool.free = d->next_free;
+	struct iomap_dio *d = sim_pool_get(&dio_pool);
 	*d = (struct iomap_dio){0};
 	return d;
-}
-
-static void dio_put(struct iomap_dio *d)
-{
-	d->next_free = pool.free;
-	pool.free = d;
 }
 
 /* iomap_dio_complete: the file system's end_io and the dio's release. */
@@ -135,7 +115,7 @@ static long complete_dio(struct xctx *x, struct iomap_dio *d)
 		if (iocb->pos + iocb->len > ino->size)
 			ino->size = iocb->pos + iocb->len;
 	}
-	dio_put(d);
+	sim_pool_put(&dio_pool, d);
 	return res;
 }
 
@@ -293,6 +273,7 @@ static const struct file_ops iomap_dio_fops = {
 	.name = "iomap_dio",
 	.read_iter = iomap_dio_rw,
 	.write_iter = iomap_dio_rw,
+	.fsync = fs_fsync,
 };
 
 void iomap_dio_open(struct inode *ino, struct sfile *f)

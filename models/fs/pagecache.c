@@ -27,9 +27,11 @@
  * lists, memory cgroups, mmap.
  */
 #include <glib.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fs/pagecache.h"
+#include "pool.h"
 
 #define P(field) offsetof(struct pagecache_params, field)
 const struct param_def pagecache_param_table[] = {
@@ -71,8 +73,7 @@ struct pagecache {
 	struct pagecache_params p;
 	uint32_t folio_size;
 	uint64_t limit;		/* folios */
-	struct folio *free;
-	GPtrArray *chunks;
+	struct sim_pool folios;
 	struct folio lru;	/* sentinel: next = newest, prev = oldest */
 	struct pagecache_stats st;
 };
@@ -94,7 +95,7 @@ struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p
 	pc->p = *p;
 	pc->folio_size = folio_size;
 	pc->limit = ((uint64_t)p->cache_mb << 20) / folio_size;
-	pc->chunks = g_ptr_array_new_with_free_func(g_free);
+	sim_pool_init(&pc->folios, sizeof(struct folio), 256);
 	pc->lru.lru_next = pc->lru.lru_prev = &pc->lru;
 	return pc;
 }
@@ -103,7 +104,7 @@ void pagecache_free(struct pagecache *pc)
 {
 	if (!pc)
 		return;
-	g_ptr_array_free(pc->chunks, TRUE);
+	sim_pool_destroy(&pc->folios);
 	g_free(pc);
 }
 
@@ -167,8 +168,7 @@ static bool evict_one(struct pagecache *pc)
 			continue;
 		lru_del(f);
 		f->m->slot[f->index] = NULL;
-		f->next = pc->free;
-		pc->free = f;
+		sim_pool_put(&pc->folios, f);
 		pc->st.nr_folios--;
 		pc->st.evicted++;
 		return true;
@@ -180,17 +180,7 @@ static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
 {
 	if (pc->st.nr_folios >= pc->limit && evict_one(pc) && x)
 		xctx_charge(x, st_reclaim, pc->p.reclaim);
-	if (!pc->free) {
-		enum { CHUNK = 256 };
-		struct folio *c = g_new0(struct folio, CHUNK);
-		g_ptr_array_add(pc->chunks, c);
-		for (unsigned i = 0; i < CHUNK; i++) {
-			c[i].next = pc->free;
-			pc->free = &c[i];
-		}
-	}
-	struct folio *f = pc->free;
-	pc->free = f->next;
+	struct folio *f = sim_pool_get(&pc->folios);
 	*f = (struct folio){0};
 	if (++pc->st.nr_folios > pc->st.peak_folios)
 		pc->st.peak_folios = pc->st.nr_folios;
@@ -256,8 +246,43 @@ void folio_mark_dirty(struct folio *f, uint64_t mask)
 	if (!f->dirty && mask) {
 		f->m->nr_dirty++;
 		f->m->pc->st.dirtied++;
+		f->dirty_next = f->m->dirty_head;
+		f->m->dirty_head = f;
 	}
 	f->dirty |= mask;
+}
+
+static int by_index(const void *a, const void *b)
+{
+	const struct folio *x = *(struct folio *const *)a;
+	const struct folio *y = *(struct folio *const *)b;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+struct folio *mapping_take_dirty(struct mapping *m)
+{
+	struct folio *head = m->dirty_head, *out = NULL;
+	unsigned n = 0;
+
+	m->dirty_head = NULL;
+	for (struct folio *f = head; f; f = f->dirty_next)
+		n++;
+	if (n < 2)
+		return head;
+	/* Writeback walks the file in index order. */
+	struct folio *stack[64];
+	struct folio **v = n <= G_N_ELEMENTS(stack) ? stack : g_new(struct folio *, n);
+	n = 0;
+	for (struct folio *f = head; f; f = f->dirty_next)
+		v[n++] = f;
+	qsort(v, n, sizeof(*v), by_index);
+	for (unsigned i = n; i-- > 0; ) {
+		v[i]->dirty_next = out;
+		out = v[i];
+	}
+	if (v != stack)
+		g_free(v);
+	return out;
 }
 
 uint64_t folio_start_writeback(struct folio *f)

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fs/vfs.h"
 #include "host/host.h"
 #include "params.h"
 
@@ -35,14 +36,6 @@ struct folio;
 struct mapping;
 struct pagecache;
 
-/* A wait for a folio to be unlocked (its read done), embedded in the
- * waiter. fn runs in the context that unlocks the folio. */
-struct folio_waiter {
-	void (*fn)(struct xctx *x, struct folio_waiter *w);
-	void *arg;
-	struct folio_waiter *next;
-};
-
 #define FOLIO_BLOCKS_MAX 64	/* 64 KiB folios of 1 KiB blocks */
 
 struct folio {
@@ -54,7 +47,7 @@ struct folio {
 	bool writeback;		/* write in flight */
 	struct folio_waiter *waiters;
 	struct folio *lru_prev, *lru_next;
-	struct folio *next;	/* free list; a writeback batch */
+	struct folio *dirty_next;	/* the mapping's dirty list */
 };
 
 struct mapping {
@@ -63,6 +56,7 @@ struct mapping {
 	struct folio **slot;
 	uint32_t folio_size, block_size, blocks_per_folio;
 	uint64_t nr_dirty;	/* folios with dirty blocks */
+	struct folio *dirty_head;	/* those folios, newest first */
 };
 
 struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p,
@@ -90,6 +84,9 @@ uint64_t folio_block_mask(const struct folio *f, uint64_t off, uint64_t len);
 
 /* Mark blocks dirty; count the folio as dirty when it becomes so. */
 void folio_mark_dirty(struct folio *f, uint64_t mask);
+/* Take the mapping's dirty folios (a list through dirty_next, in index
+ * order) for writeback. */
+struct folio *mapping_take_dirty(struct mapping *m);
 /* Take the dirty state for writeback: returns the blocks to write. */
 uint64_t folio_start_writeback(struct folio *f);
 void folio_end_writeback(struct folio *f);

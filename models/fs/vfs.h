@@ -19,6 +19,9 @@
 #include "host/host.h"
 
 #define EIOCBQUEUED 529		/* the kernel's "completion will follow" */
+/* Passed to ki_complete by an async page-unlock wake-up (IOCB_WAITQ): the
+ * data is now in the page cache; the issuer retries the read. */
+#define EIOCBRETRY 530
 #define VFS_EAGAIN 11
 #define VFS_EIO 5
 
@@ -33,6 +36,16 @@
 
 struct sfile;
 struct kiocb;
+struct fsync_op;
+struct blk_queue;
+
+/* A wait for a page-cache folio to be unlocked (its read done), embedded
+ * in the waiter. fn runs in the context that unlocks the folio. */
+struct folio_waiter {
+	void (*fn)(struct xctx *x, struct folio_waiter *w);
+	void *arg;
+	struct folio_waiter *next;
+};
 
 typedef void (*ki_complete_fn)(struct xctx *x, struct kiocb *iocb, long res);
 typedef void (*dio_complete_fn)(struct xctx *x, struct kiocb *iocb);
@@ -54,6 +67,7 @@ struct kiocb {
 	void *poll_cookie;	/* polled I/O: the blk_hctx to poll, else NULL */
 	void *owner;		/* the caller's request */
 	long res;
+	struct folio_waiter waiter;	/* buffered reads waiting for a folio */
 };
 
 struct file_ops {
@@ -63,6 +77,26 @@ struct file_ops {
 	 * or -VFS_EAGAIN when KI_NOWAIT was set and it would block. */
 	long (*read_iter)(struct xctx *x, struct kiocb *iocb);
 	long (*write_iter)(struct xctx *x, struct kiocb *iocb);
+	/* fsync/fdatasync in op->task's current step, which it ends: op->done
+	 * is that task's next step, delivered once the data (and, without
+	 * datasync, the metadata) is durable; op->res then holds the result.
+	 * Required. */
+	void (*fsync)(struct xctx *x, struct fsync_op *op);
+};
+
+/* An fsync in progress, embedded in its caller. */
+struct fsync_op {
+	struct sim_component comp;	/* its own steps; set up by the file */
+	struct sfile *file;
+	bool datasync;
+	struct task *task;
+	struct sim_msg done;
+	long res;
+	/* the file's state of the operation */
+	struct blk_queue *q;
+	unsigned pending;
+	bool in_call;
+	bool finished_inline;
 };
 
 /* Polled I/O (KI_HIPRI): a file that submits a polled bio leaves the

@@ -438,8 +438,8 @@ static void test_normal_sync_block(void)
 	struct json_object *doc, *sync, *lat;
 
 	sample_init(&s, 1);
-	stats_add_sync(s.stats[0], 5, 20000);
-	stats_add_sync(s.stats[0], 6, 40000);
+	stats_add_sync(s.stats[0], 5, 20000, false);
+	stats_add_sync(s.stats[0], 6, 40000, false);
 	text = render(&s.run, OUTPUT_NORMAL);
 	g_assert_nonnull(strstr(text,
 		"  fsync/fdatasync/sync_file_range:\n"

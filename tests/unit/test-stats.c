@@ -358,7 +358,7 @@ static void test_ramp_drops_early_samples(void)
 	stats_config_init(&cfg);
 	js = stats_new(&cfg, 2 * SIM_SEC);
 	stats_add_io(js, STATS_READ, SIM_SEC, 4096, 1, 2, 3);
-	stats_add_sync(js, SIM_SEC, 5);
+	stats_add_sync(js, SIM_SEC, 5, false);
 	stats_add_submit(js, SIM_SEC, 1, 1);
 	stats_add_reap(js, SIM_SEC, 1);
 	stats_add_io(js, STATS_READ, 2 * SIM_SEC, 4096, 1, 2, 3);
@@ -635,8 +635,8 @@ static void test_sync_is_recorded(void)
 {
 	struct job_stats *js = new_stats();
 
-	stats_add_sync(js, 1, 5000);
-	stats_add_sync(js, 2, 7000);
+	stats_add_sync(js, 1, 5000, false);
+	stats_add_sync(js, 2, 7000, false);
 	g_assert_cmpuint(js->total_sync, ==, 2);
 	g_assert_cmpuint(js->sync.samples, ==, 2);
 	g_assert_cmpfloat(js->sync.mean, ==, 6000.0);

@@ -1,0 +1,491 @@
+/*
+ * Buffered I/O through the page cache: reads, writes, fsync.
+ *
+ * Stands for mm/filemap.c (filemap_read: look up each folio, start
+ * readahead on a miss, wait for the folio to be unlocked, copy to user
+ * space; with IOCB_NOWAIT give up with -EAGAIN instead of blocking, with
+ * IOCB_WAITQ arm a wake-up on the folio and return -EIOCBQUEUED, the async
+ * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra: a
+ * random read is read as is; a sequential stream's window doubles up to
+ * ra_pages), fs/iomap/buffered-io.c (iomap_file_buffered_write: copy into
+ * the folio and dirty it; iomap_writepages/iomap_writepage_map:
+ * writeback) and fs/sync.c + xfs_file_fsync (file_write_and_wait_range,
+ * then a cache flush when the device has a volatile write cache).
+ *
+ * Dirty state is per folio before Linux 6.6 and per block after (kernel
+ * feature iomap_per_block_dirty): with 64 KiB folios and 4 KiB blocks, a
+ * 4 KiB write dirties the whole folio and writeback writes all its
+ * uptodate blocks, or only the written block.
+ *
+ * A synchronous reader that must wait sleeps with its kiocb's sync_wait:
+ * the folio's unlock calls ki_complete and the reader copies the data
+ * (dio_complete) once woken.
+ *
+ * Parameters: the page cache's (host profile, model "pagecache"), the file
+ * system's write_iter_ns, read_iter_ns, and the bio costs of blk_mq.
+ * Left out: partial-block writes to blocks not in the cache (refused by
+ * the fio model), dirty throttling (balance_dirty_pages), background
+ * writeback, readahead's async marker, mmap.
+ */
+#include <glib.h>
+
+#include "fs/buffered.h"
+#include "fs/pagecache.h"
+#include "pool.h"
+
+#define RA_MAX_BYTES (128 * 1024)	/* default read_ahead_kb */
+
+struct ra_io {			/* a read bio's folios */
+	struct mapping *m;
+	uint64_t first;
+	unsigned n;
+};
+
+struct wb_io {			/* a writeback bio's folio */
+	struct folio *f;
+	struct fsync_op *op;
+};
+
+static struct sim_pool ra_pool, wb_pool;
+
+static stage_id st_read_iter, st_write_iter, st_copy_to, st_copy_from,
+	st_write_begin, st_dirty, st_read_end, st_wb_folio, st_wb_block,
+	st_wb_end, st_fsync, st_bio, st_flush;
+
+enum { FSYNC_WB_DONE, FSYNC_FLUSH_DONE };
+
+static void fsync_handle(struct sim_component *c, unsigned type, void *ptr,
+			 uint64_t arg);
+
+static const struct sim_component_ops fsync_ops = {
+	.name = "fsync",
+	.handle = fsync_handle,
+};
+
+static void register_stages(void)
+{
+	st_read_iter = stage_register("filemap_read", CPU_SYS, "filemap_read");
+	st_write_iter = stage_register("fs_buffered_write", CPU_SYS,
+				       "xfs_file_buffered_write, "
+				       "iomap_file_buffered_write");
+	st_copy_to = stage_register("copy_to_user", CPU_SYS, "copy_folio_to_iter");
+	st_copy_from = stage_register("copy_from_user", CPU_SYS,
+				      "copy_folio_from_iter_atomic");
+	st_write_begin = stage_register("iomap_write_begin", CPU_SYS,
+					"iomap_write_begin, iomap_write_end");
+	st_dirty = stage_register("folio_mark_dirty", CPU_SYS,
+				  "filemap_dirty_folio, __mark_inode_dirty");
+	st_read_end = stage_register("read_end_io", CPU_SYS,
+				     "iomap_read_end_io, folio_end_read");
+	st_wb_folio = stage_register("iomap_writepage_map", CPU_SYS,
+				     "write_cache_pages, iomap_writepage_map");
+	st_wb_block = stage_register("iomap_add_to_ioend", CPU_SYS,
+				     "iomap_add_to_ioend");
+	st_wb_end = stage_register("writeback_end", CPU_SYS,
+				   "iomap_finish_ioend, folio_end_writeback");
+	st_fsync = stage_register("fsync", CPU_SYS,
+				  "xfs_file_fsync, file_write_and_wait_range");
+	st_bio = stage_register("submit_bio_prep", CPU_SYS, "bio_alloc, bio_add_folio");
+	st_flush = stage_register("blkdev_issue_flush", CPU_SYS, "blkdev_issue_flush");
+	if (!ra_pool.chunks) {
+		sim_pool_init(&ra_pool, sizeof(struct ra_io), 64);
+		sim_pool_init(&wb_pool, sizeof(struct wb_io), 64);
+	}
+}
+
+static void charge_copy(struct xctx *x, stage_id st,
+			const struct pagecache_params *p, uint64_t bytes)
+{
+	xctx_charge(x, st, (sim_time)(p->copy_ns_per_kib * (double)bytes / 1024.0));
+}
+
+static uint64_t all_blocks(const struct mapping *m)
+{
+	return m->blocks_per_folio == 64 ? UINT64_MAX :
+	       (UINT64_C(1) << m->blocks_per_folio) - 1;
+}
+
+/* ---- reads ---- */
+
+static void read_end_io(struct xctx *x, struct bio *bio)
+{
+	struct ra_io *r = bio->private;
+	const struct pagecache_params *p = pagecache_params(r->m->pc);
+
+	for (unsigned i = 0; i < r->n; i++) {
+		struct folio *f = r->m->slot[r->first + i];
+		xctx_charge(x, st_read_end, p->read_end);
+		if (bio->status == BLK_STS_OK)
+			f->uptodate = all_blocks(r->m);
+		folio_unlock(x, f);
+	}
+	bio_free(bio);
+	sim_pool_put(&ra_pool, r);
+}
+
+/* Read folios [first, first + n) into the cache: create them locked and
+ * send one read bio for the run. */
+static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
+			unsigned n)
+{
+	struct mapping *m = ino->map;
+	struct blk_queue *q = fs_queue(ino->fs);
+	struct ra_io *r = sim_pool_get(&ra_pool);
+	uint32_t fs = m->folio_size;
+
+	for (unsigned i = 0; i < n; i++)
+		folio_create(x, m, first + i);
+	*r = (struct ra_io){.m = m, .first = first, .n = n};
+	struct bio *bio = bio_alloc(x, q, n, false);
+	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page * n);
+	bio->op = REQ_OP_READ;
+	bio->sector = ino->start_sector + first * (fs / 512);
+	bio->size = n * fs;
+	bio->nr_segs = n;
+	bio->end_io = read_end_io;
+	bio->private = r;
+	submit_bio(x, bio);
+}
+
+/* page_cache_sync_ra for a miss at index: a random read is read as is; a
+ * read that continues the last one grows the window. */
+static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
+		      uint64_t want)
+{
+	struct mapping *m = ino->map;
+	uint64_t max = RA_MAX_BYTES / m->folio_size;
+	uint64_t n = want;
+
+	if (max < 1)
+		max = 1;
+	if (index == ino->ra_next && index) {
+		ino->ra_size = ino->ra_size ? MIN(2 * ino->ra_size, max) : 4;
+		n = MAX(want, ino->ra_size);
+	}
+	if (index + n > m->nfolios)
+		n = m->nfolios - index;
+	blk_start_plug(x);
+	for (uint64_t i = index; i < index + n; ) {
+		uint64_t run = 0;
+		while (i + run < index + n && !m->slot[i + run] && run < 256)
+			run++;
+		if (run)
+			read_folios(x, ino, i, (unsigned)run);
+		i += run ? run : 1;
+	}
+	blk_finish_plug(x);
+	ino->ra_next = index + n;
+}
+
+/* A reader waiting for a folio: continue when it is unlocked. */
+static void read_wake(struct xctx *x, struct folio_waiter *w)
+{
+	struct kiocb *iocb = w->arg;
+
+	if (iocb->flags & KI_WAITQ) {
+		/* io_uring's async page wake: the issuer retries the read. */
+		iocb->ki_complete(x, iocb, -EIOCBRETRY);
+		return;
+	}
+	iocb->ki_complete(x, iocb, 0);
+}
+
+static long copy_out(struct xctx *x, struct kiocb *iocb)
+{
+	struct inode *ino = iocb->file->priv;
+	struct mapping *m = ino->map;
+	const struct pagecache_params *p = pagecache_params(m->pc);
+	uint64_t first = iocb->pos / m->folio_size;
+	uint64_t last = (iocb->pos + iocb->len - 1) / m->folio_size;
+
+	for (uint64_t i = first; i <= last; i++)
+		if (m->slot[i])
+			folio_touch(m->slot[i]);
+	charge_copy(x, st_copy_to, p, iocb->len);
+	return (long)iocb->len;
+}
+
+/* The reader, woken, copies the data (the rest of filemap_read). */
+static void read_finish(struct xctx *x, struct kiocb *iocb)
+{
+	iocb->res = copy_out(x, iocb);
+}
+
+static long buffered_read(struct xctx *x, struct kiocb *iocb)
+{
+	struct inode *ino = iocb->file->priv;
+	struct mapping *m = ino->map;
+	const struct pagecache_params *p = pagecache_params(m->pc);
+
+	if (iocb->pos >= ino->size || iocb->len == 0)
+		return 0;
+	if (iocb->pos + iocb->len > ino->size)
+		iocb->len = (uint32_t)(ino->size - iocb->pos);
+	xctx_charge(x, st_read_iter, p->read_iter + fs_params(ino->fs)->read_iter);
+
+	uint64_t first = iocb->pos / m->folio_size;
+	uint64_t last = (iocb->pos + iocb->len - 1) / m->folio_size;
+	struct folio *wait_on = NULL;
+
+	for (uint64_t i = first; i <= last; i++) {
+		struct folio *f = folio_lookup(x, m, i);
+		if (!f) {
+			if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
+				return -VFS_EAGAIN;
+			readahead(x, ino, i, last - i + 1);
+			f = m->slot[i];
+		}
+		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
+		if ((f->uptodate & mask) != mask && !wait_on)
+			wait_on = f;
+	}
+	if (!wait_on) {
+		ino->ra_next = last + 1;
+		return copy_out(x, iocb);
+	}
+	if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
+		return -VFS_EAGAIN;
+	/* Wait for the first folio not yet read; the read it is part of
+	 * brings the others of this I/O. */
+	iocb->waiter = (struct folio_waiter){.fn = read_wake, .arg = iocb};
+	folio_wait(wait_on, &iocb->waiter);
+	iocb->dio_complete = (iocb->flags & KI_WAITQ) ? NULL : read_finish;
+	return -EIOCBQUEUED;
+}
+
+/* ---- writes ---- */
+
+static long buffered_write(struct xctx *x, struct kiocb *iocb)
+{
+	struct inode *ino = iocb->file->priv;
+	struct mapping *m = ino->map;
+	const struct pagecache_params *p = pagecache_params(m->pc);
+	bool per_block = fs_kernel(ino->fs)->iomap_per_block_dirty;
+	uint64_t end = iocb->pos + iocb->len;
+
+	if (end > (uint64_t)m->nfolios * m->folio_size || iocb->len == 0)
+		return -27; /* -EFBIG: writes stay within the file's blocks */
+	xctx_charge(x, st_write_iter, fs_params(ino->fs)->write_iter);
+	for (uint64_t i = iocb->pos / m->folio_size; i <= (end - 1) / m->folio_size;
+	     i++) {
+		struct folio *f = folio_lookup(x, m, i);
+		if (!f) {
+			f = folio_create(x, m, i);
+			f->locked = false;
+		}
+		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
+		uint64_t start = i * m->folio_size;
+		uint64_t lo = MAX(iocb->pos, start), hi = MIN(end, start + m->folio_size);
+		xctx_charge(x, st_write_begin, p->write_begin);
+		charge_copy(x, st_copy_from, p, hi - lo);
+		xctx_charge(x, st_dirty, p->dirty);
+		f->uptodate |= mask;
+		/* Before per-block dirty state, dirtying a folio dirtied all of
+		 * it: writeback then writes every uptodate block. */
+		folio_mark_dirty(f, per_block ? mask : f->uptodate);
+		folio_touch(f);
+	}
+	if (end > ino->size)
+		ino->size = end;
+	return (long)iocb->len;
+}
+
+/* ---- fsync: write back the dirty ranges, wait, flush the cache ---- */
+
+static void fsync_step_done(struct fsync_op *op)
+{
+	task_then(op->task, op->done);
+}
+
+static void flush_end_io(struct xctx *x, struct bio *bio)
+{
+	struct fsync_op *op = bio->private;
+
+	if (bio->status && !op->res)
+		op->res = -VFS_EIO;
+	bio_free(bio);
+	if (xctx_task(x) == op->task && op->in_call)
+		op->finished_inline = true;
+	else
+		xctx_wake(x, op->task);
+}
+
+/* Send a cache flush and sleep until it is done (blkdev_issue_flush). */
+static void fsync_flush(struct xctx *x, struct fsync_op *op, struct blk_queue *q)
+{
+	struct bio *bio = bio_alloc(x, q, 0, true);
+
+	xctx_charge(x, st_flush, blk_queue_params(q)->submit_bio);
+	bio->op = REQ_OP_FLUSH;
+	bio->flags = REQ_PREFLUSH | REQ_SYNC;
+	bio->end_io = flush_end_io;
+	bio->private = op;
+	op->finished_inline = false;
+	op->in_call = true;
+	submit_bio(x, bio);
+	op->in_call = false;
+	if (op->finished_inline)
+		fsync_step_done(op);
+	else
+		task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_FLUSH_DONE, op, 0));
+}
+
+static void fsync_after_writeback(struct xctx *x, struct fsync_op *op)
+{
+	if (blk_queue_config(op->q)->write_cache)
+		fsync_flush(x, op, op->q);
+	else
+		fsync_step_done(op);
+}
+
+static void wb_end_io(struct xctx *x, struct bio *bio)
+{
+	struct wb_io *w = bio->private;
+	struct fsync_op *op = w->op;
+	const struct pagecache_params *p = pagecache_params(w->f->m->pc);
+
+	xctx_charge(x, st_wb_end, p->wb_end);
+	folio_end_writeback(w->f);
+	if (bio->status && !op->res)
+		op->res = -VFS_EIO;
+	bio_free(bio);
+	sim_pool_put(&wb_pool, w);
+	if (--op->pending)
+		return;
+	if (xctx_task(x) == op->task && op->in_call)
+		op->finished_inline = true;
+	else
+		xctx_wake(x, op->task);
+}
+
+static void fsync_handle(struct sim_component *c, unsigned type, void *ptr,
+			 uint64_t arg)
+{
+	struct fsync_op *op = ptr;
+	struct xctx *x = host_current(blk_queue_host(op->q));
+
+	if (type == FSYNC_WB_DONE)
+		fsync_after_writeback(x, op);
+	else
+		fsync_step_done(op);
+}
+
+/* Write the blocks of each dirty folio: one bio per run of consecutive
+ * blocks in a folio (iomap's ioend merges them). */
+static unsigned writeback(struct xctx *x, struct inode *ino, struct fsync_op *op)
+{
+	struct mapping *m = ino->map;
+	const struct pagecache_params *p = pagecache_params(m->pc);
+	struct blk_queue *q = fs_queue(ino->fs);
+	unsigned bios = 0;
+
+	blk_start_plug(x);
+	for (struct folio *f = mapping_take_dirty(m), *next; f; f = next) {
+		next = f->dirty_next;
+		f->dirty_next = NULL;
+		xctx_charge(x, st_wb_folio, p->wb_folio);
+		uint64_t blocks = folio_start_writeback(f);
+		unsigned nblk = (unsigned)__builtin_popcountll(blocks);
+		xctx_charge(x, st_wb_block, p->wb_block * nblk);
+		while (blocks) {
+			unsigned b0 = (unsigned)__builtin_ctzll(blocks), b1 = b0;
+			while (b1 + 1 < m->blocks_per_folio && (blocks >> (b1 + 1)) & 1)
+				b1++;
+			uint64_t run = b1 - b0 + 1;
+			blocks &= ~(((run == 64) ? UINT64_MAX :
+				     ((UINT64_C(1) << run) - 1)) << b0);
+			struct wb_io *w = sim_pool_get(&wb_pool);
+			*w = (struct wb_io){.f = f, .op = op};
+			uint64_t off = f->index * m->folio_size + (uint64_t)b0 * m->block_size;
+			uint32_t len = (uint32_t)(run * m->block_size);
+			struct bio *bio = bio_alloc(x, q, 1, false);
+			xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page);
+			bio->op = REQ_OP_WRITE;
+			bio->sector = ino->start_sector + off / 512;
+			bio->size = len;
+			bio->nr_segs = (len + 4095) / 4096;
+			bio->end_io = wb_end_io;
+			bio->private = w;
+			op->pending++;
+			bios++;
+			submit_bio(x, bio);
+		}
+		if (!nblk)
+			folio_end_writeback(f);
+	}
+	blk_finish_plug(x);
+	return bios;
+}
+
+static void fsync_begin(struct xctx *x, struct fsync_op *op,
+			struct blk_queue *q, sim_time entry)
+{
+	register_stages();
+	sim_component_init(host_sim(blk_queue_host(q)), &op->comp, &fsync_ops,
+			   "fsync");
+	xctx_charge(x, st_fsync, entry);
+	op->q = q;
+	op->res = 0;
+	op->pending = 0;
+	op->finished_inline = false;
+}
+
+void fsync_flush_only(struct xctx *x, struct fsync_op *op, struct blk_queue *q,
+		      sim_time entry)
+{
+	fsync_begin(x, op, q, entry);
+	fsync_after_writeback(x, op);
+}
+
+void fs_fsync(struct xctx *x, struct fsync_op *op)
+{
+	struct inode *ino = op->file->priv;
+
+	fsync_begin(x, op, fs_queue(ino->fs),
+		    pagecache_params(fs_pagecache(ino->fs))->fsync);
+	if (ino->map && ino->map->dirty_head) {
+		op->in_call = true;
+		writeback(x, ino, op);
+		op->in_call = false;
+		if (op->pending) {
+			task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_WB_DONE, op, 0));
+			return;
+		}
+	}
+	fsync_after_writeback(x, op);
+}
+
+static const struct file_ops buffered_fops = {
+	.name = "buffered",
+	.read_iter = buffered_read,
+	.write_iter = buffered_write,
+	.fsync = fs_fsync,
+};
+
+void buffered_open(struct inode *ino, struct sfile *f)
+{
+	register_stages();
+	if (!ino->map) {
+		ino->map = g_new0(struct mapping, 1);
+		mapping_init(ino->map, fs_pagecache(ino->fs),
+			     ino->nblocks * fs_params(ino->fs)->block_size,
+			     fs_params(ino->fs)->block_size);
+	}
+	*f = (struct sfile){
+		.ops = &buffered_fops,
+		.path = ino->path,
+		.size = ino->size,
+		.nowait = true,
+		.buf_rasync = true,
+		.priv = ino,
+	};
+}
+
+void buffered_preload(struct inode *ino)
+{
+	struct mapping *m = ino->map;
+	uint64_t n = (ino->size + m->folio_size - 1) / m->folio_size;
+
+	for (uint64_t i = 0; i < n; i++)
+		folio_preload(m, i);
+}
