@@ -24,11 +24,16 @@ libstorsim_a_SOURCES += \
 	models/devices/nvme_durability.c models/devices/nvme_durability.h
 # Profiles: hosts/, devices/, filesystems/ (see sim/profile.h).
 nobase_dist_pkgdata_DATA += \
+	models/profiles/devices/nand-nvme.json \
 	models/profiles/devices/null_blk.json \
 	models/profiles/devices/optane-p5800x.json \
 	models/profiles/devices/qemu-nvme.json \
+	models/profiles/devices/qemu-nvme-tcg.json \
 	models/profiles/filesystems/ext4.json \
 	models/profiles/filesystems/xfs.json \
+	models/profiles/hosts/axboe-2020.json \
 	models/profiles/hosts/axboe-5950x-2023.json \
 	models/profiles/hosts/begunkov-2021.json \
-	models/profiles/hosts/default.json
+	models/profiles/hosts/default.json \
+	models/profiles/hosts/power9-64k.json \
+	models/profiles/hosts/qemu-tcg-2vcpu.json

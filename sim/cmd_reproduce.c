@@ -15,8 +15,17 @@
 #include "workload.h"
 
 struct cell {
-	double published, simulated, error;
+	bool present;		/* the row has a published number here */
+	bool judged;		/* held against the tolerance */
+	bool absolute;		/* error is a difference, not a ratio */
+	double published, simulated, error, tolerance;
 	bool ok;
+};
+
+/* Rows that ask the same variant for the same workload share one run. */
+struct run {
+	char *key;
+	struct run_metrics m;
 };
 
 struct shape_result {
@@ -29,10 +38,11 @@ struct result {
 	struct experiment *e;
 	unsigned nrows, nvar;
 	struct cell *cells;		/* [row * nvar + variant] */
-	struct run_metrics *mech;	/* [variant] at mech_row */
+	GPtrArray *runs;		/* struct run * */
+	struct run_metrics **mech;	/* [variant] at mech_row, in runs */
 	unsigned mech_row;
 	GPtrArray *shapes;		/* struct shape_result * */
-	unsigned cells_ok, shapes_ok;
+	unsigned cells_judged, cells_ok, shapes_ok;
 	bool pass;
 };
 
@@ -55,49 +65,78 @@ static unsigned find_mech_row(const struct experiment *e, unsigned nrows)
 	return nrows - 1;
 }
 
-static bool run_cell(struct experiment *e, unsigned r, unsigned v,
-		     unsigned runtime, struct run_metrics *m, GError **err)
+static void config_for(const struct experiment *e,
+		       const struct experiment_variant *ev, struct system_config *cfg)
 {
+	system_config_init(cfg);
+	cfg->host = g_strdup(e->sys.host);
+	cfg->seed = e->sys.seed;
+	for (unsigned i = 0; i < e->sys.devices->len; i++)
+		g_ptr_array_add(cfg->devices, g_strdup(e->sys.devices->pdata[i]));
+	for (unsigned i = 0; i < e->sys.mounts->len; i++)
+		g_ptr_array_add(cfg->mounts, g_strdup(e->sys.mounts->pdata[i]));
+	for (unsigned i = 0; i < e->sys.files->len; i++)
+		g_ptr_array_add(cfg->files, g_strdup(e->sys.files->pdata[i]));
+	for (unsigned i = 0; i < e->sys.sets->len; i++)
+		g_ptr_array_add(cfg->sets, g_strdup(e->sys.sets->pdata[i]));
+	for (unsigned i = 0; i < ev->sets->len; i++)
+		g_ptr_array_add(cfg->sets, g_strdup(ev->sets->pdata[i]));
+	for (unsigned i = 0; i < e->sys.kernel->len; i++)
+		g_ptr_array_add(cfg->kernel, g_strdup(e->sys.kernel->pdata[i]));
+	for (unsigned i = 0; i < ev->kernel->len; i++)
+		g_ptr_array_add(cfg->kernel, g_strdup(ev->kernel->pdata[i]));
+}
+
+/* The run of variant v at row r: made, or found among those made. */
+static struct run_metrics *run_cell(struct result *res, unsigned r, unsigned v,
+				    unsigned runtime, GError **err)
+{
+	struct experiment *e = res->e;
 	struct experiment_variant *ev = e->variants->pdata[v];
 	json_object *row = json_object_array_get_idx(e->rows, r);
-	struct system_config cfg;
-	bool ok = false;
-
-	system_config_init(&cfg);
-	cfg.host = g_strdup(e->sys.host);
-	cfg.seed = e->sys.seed;
-	for (unsigned i = 0; i < e->sys.devices->len; i++)
-		g_ptr_array_add(cfg.devices, g_strdup(e->sys.devices->pdata[i]));
-	for (unsigned i = 0; i < e->sys.mounts->len; i++)
-		g_ptr_array_add(cfg.mounts, g_strdup(e->sys.mounts->pdata[i]));
-	for (unsigned i = 0; i < e->sys.files->len; i++)
-		g_ptr_array_add(cfg.files, g_strdup(e->sys.files->pdata[i]));
-	for (unsigned i = 0; i < e->sys.sets->len; i++)
-		g_ptr_array_add(cfg.sets, g_strdup(e->sys.sets->pdata[i]));
-	for (unsigned i = 0; i < ev->sets->len; i++)
-		g_ptr_array_add(cfg.sets, g_strdup(ev->sets->pdata[i]));
-	for (unsigned i = 0; i < e->sys.kernel->len; i++)
-		g_ptr_array_add(cfg.kernel, g_strdup(e->sys.kernel->pdata[i]));
-	for (unsigned i = 0; i < ev->kernel->len; i++)
-		g_ptr_array_add(cfg.kernel, g_strdup(ev->kernel->pdata[i]));
-
 	bool fio = strcmp(e->workload_kind, "fio") == 0;
 	GPtrArray *args = fio ? experiment_env(e, row, runtime, err) :
 			  experiment_args(e, row, runtime, err);
+	struct run_metrics *found = NULL;
+	struct system_config cfg;
+
 	if (!args)
-		goto out;
+		return NULL;
+	for (unsigned i = 0; fio && i < ev->env->len; i++)
+		g_ptr_array_add(args, g_strdup(ev->env->pdata[i]));
+	g_ptr_array_add(args, NULL);
+	g_autofree char *joined = g_strjoinv("\x1f", (char **)args->pdata);
+	g_autofree char *key = g_strdup_printf("%u\x1f%s", v, joined);
+	for (unsigned i = 0; i < res->runs->len && !found; i++) {
+		struct run *run = res->runs->pdata[i];
+		if (strcmp(run->key, key) == 0)
+			found = &run->m;
+	}
+	if (found) {
+		g_ptr_array_free(args, TRUE);
+		return found;
+	}
+
+	struct run *run = g_new0(struct run, 1);
+	bool ok;
+	config_for(e, ev, &cfg);
 	if (!fio)
 		g_ptr_array_insert(args, 0, g_strdup(e->workload_kind));
-	g_ptr_array_add(args, NULL);
 	if (fio)
-		ok = workload_fio(&cfg, e->jobfile, (char **)args->pdata, m, err);
+		ok = workload_fio(&cfg, e->jobfile, (char **)args->pdata, &run->m, err);
 	else
 		ok = workload_uring_bench(&cfg, (int)args->len - 1,
-					  (char **)args->pdata, m, err);
+					  (char **)args->pdata, &run->m, err);
 	g_ptr_array_free(args, TRUE);
-out:
 	system_config_clear(&cfg);
-	return ok;
+	if (!ok) {
+		run_metrics_clear(&run->m);
+		g_free(run);
+		return NULL;
+	}
+	run->key = g_steal_pointer(&key);
+	g_ptr_array_add(res->runs, run);
+	return &run->m;
 }
 
 static GArray *shape_series(struct result *res, const char *of)
@@ -123,6 +162,8 @@ static GArray *shape_series(struct result *res, const char *of)
 		double x = res->cells[r * res->nvar + (unsigned)ia].simulated;
 		if (b)
 			x /= res->cells[r * res->nvar + (unsigned)ib].simulated;
+		if (!res->cells[r * res->nvar + (unsigned)ia].present)
+			x = NAN;
 		g_array_append_val(s, x);
 	}
 	return s;
@@ -189,6 +230,31 @@ static bool check_shapes(struct result *res, GError **err)
 	return true;
 }
 
+static double row_number(json_object *row, const char *key, double dflt)
+{
+	double x = number(row, key);
+	return isnan(x) ? dflt : x;
+}
+
+static void judge(struct result *res, struct cell *c, json_object *row)
+{
+	json_object *v;
+	double abs_tol = number(row, "abs_tolerance");
+
+	c->judged = !(json_object_object_get_ex(row, "judge", &v) &&
+		      !json_object_get_boolean(v));
+	c->absolute = !isnan(abs_tol);
+	c->tolerance = c->absolute ? abs_tol :
+		       row_number(row, "tolerance", res->e->tolerance);
+	c->error = c->absolute ? c->simulated - c->published :
+		   (c->simulated - c->published) / c->published;
+	c->ok = fabs(c->error) <= c->tolerance;
+	if (c->judged) {
+		res->cells_judged++;
+		res->cells_ok += c->ok;
+	}
+}
+
 static bool reproduce(struct result *res, unsigned runtime, bool progress,
 		      GError **err)
 {
@@ -197,50 +263,60 @@ static bool reproduce(struct result *res, unsigned runtime, bool progress,
 	res->nrows = (unsigned)json_object_array_length(e->rows);
 	res->nvar = e->variants->len;
 	res->cells = g_new0(struct cell, res->nrows * res->nvar);
-	res->mech = g_new0(struct run_metrics, res->nvar);
+	res->runs = g_ptr_array_new();
+	res->mech = g_new0(struct run_metrics *, res->nvar);
 	res->mech_row = find_mech_row(e, res->nrows);
 	for (unsigned r = 0; r < res->nrows; r++) {
-		json_object *row = json_object_array_get_idx(e->rows, r);
-		for (unsigned v = 0; v < res->nvar; v++) {
-			struct experiment_variant *ev = e->variants->pdata[v];
-			struct cell *c = &res->cells[r * res->nvar + v];
-			struct run_metrics m = {0};
+		json_object *row = json_object_array_get_idx(e->rows, r), *v;
+		const char *result = json_object_object_get_ex(row, "result", &v) ?
+				     json_object_get_string(v) : e->metric_result;
+		for (unsigned vi = 0; vi < res->nvar; vi++) {
+			struct experiment_variant *ev = e->variants->pdata[vi];
+			struct cell *c = &res->cells[r * res->nvar + vi];
+			bool want = r == res->mech_row;
+			c->present = json_object_object_get_ex(row, ev->name, NULL);
+			if (!c->present && !want)
+				continue;
 			if (progress) {
 				g_autofree char *lab = experiment_row_label(e, row);
 				fprintf(stderr, "\rreproduce %s: %s=%s %s (%u/%u)   ", e->id,
-					e->variable, lab, ev->name, r * res->nvar + v + 1,
+					e->variable, lab, ev->name, r * res->nvar + vi + 1,
 					res->nrows * res->nvar);
 			}
-			if (!run_cell(e, r, v, runtime, &m, err)) {
-				run_metrics_clear(&m);
+			struct run_metrics *m = run_cell(res, r, vi, runtime, err);
+			if (!m)
 				return false;
-			}
-			double sim = strcmp(e->metric_result, "iops") == 0 ? m.iops :
-				     m.bw_bytes;
+			if (want)
+				res->mech[vi] = m;
+			if (!c->present)
+				continue;
+			double sim = 0;
+			run_metrics_result(m, result, &sim);
 			c->published = number(row, ev->name);
-			c->simulated = sim * e->scale;
-			c->error = (c->simulated - c->published) / c->published;
-			c->ok = fabs(c->error) <= e->tolerance;
-			res->cells_ok += c->ok;
-			if (r == res->mech_row)
-				res->mech[v] = m;
-			else
-				run_metrics_clear(&m);
+			c->simulated = sim * (json_object_object_get_ex(row, "result", NULL) ?
+					      1 : e->scale);
+			judge(res, c, row);
 		}
 	}
 	if (progress)
 		fprintf(stderr, "\r%*s\r", 60, "");
 	if (!check_shapes(res, err))
 		return false;
-	res->pass = res->cells_ok == res->nrows * res->nvar &&
+	res->pass = res->cells_ok == res->cells_judged &&
 		    res->shapes_ok == res->shapes->len;
 	return true;
 }
 
 static void result_free(struct result *res)
 {
-	for (unsigned v = 0; res->mech && v < res->nvar; v++)
-		run_metrics_clear(&res->mech[v]);
+	for (unsigned i = 0; res->runs && i < res->runs->len; i++) {
+		struct run *run = res->runs->pdata[i];
+		run_metrics_clear(&run->m);
+		g_free(run->key);
+		g_free(run);
+	}
+	if (res->runs)
+		g_ptr_array_free(res->runs, TRUE);
 	g_free(res->mech);
 	g_free(res->cells);
 	for (unsigned i = 0; res->shapes && i < res->shapes->len; i++) {
@@ -259,13 +335,13 @@ static GArray *mech_stages(const struct result *res)
 	for (unsigned s = 0; s < stage_count(); s++) {
 		bool any = false;
 		for (unsigned v = 0; v < res->nvar; v++)
-			any |= res->mech[v].stage_ns[s] > 0;
+			any |= res->mech[v]->stage_ns[s] > 0;
 		if (any) {
 			stage_id id = (stage_id)s;
 			g_array_append_val(ids, id);
 		}
 	}
-	const struct run_metrics *m0 = &res->mech[0];
+	const struct run_metrics *m0 = res->mech[0];
 	for (unsigned i = 1; i < ids->len; i++)
 		for (unsigned j = i; j > 0; j--) {
 			stage_id *a = &g_array_index(ids, stage_id, j - 1);
@@ -283,6 +359,39 @@ static double per_io(const struct run_metrics *m, double x)
 {
 	return m->ios ? x / (double)m->ios : 0;
 }
+
+static double fig_idle_exits(const struct run_metrics *m)
+{
+	return per_io(m, (double)m->idle_exits);
+}
+
+static double fig_workers(const struct run_metrics *m)
+{
+	return m->workers;
+}
+
+static double fig_worker_cpu(const struct run_metrics *m)
+{
+	return per_io(m, (double)m->worker_ns);
+}
+
+static double fig_wa(const struct run_metrics *m)
+{
+	double wa = 0;
+	run_metrics_result(m, "write_amplification", &wa);
+	return wa;
+}
+
+/* Mechanism figures shown when a run has them. */
+static const struct {
+	const char *name, *key;
+	double (*get)(const struct run_metrics *m);
+} extra_figures[] = {
+	{"idle-state exits per I/O", "idle_exits_per_io", fig_idle_exits},
+	{"io-wq workers", "io_wq_workers", fig_workers},
+	{"io-wq worker CPU per I/O", "io_wq_cpu_ns_per_io", fig_worker_cpu},
+	{"device bytes per app byte", "device_bytes_per_app_byte", fig_wa},
+};
 
 static void print_text(const struct result *res, GString *o)
 {
@@ -321,7 +430,13 @@ static void print_text(const struct result *res, GString *o)
 	g_string_append_printf(o, "\nmetric: %s; tolerance %.0f%%\n\n", e->metric_name,
 			       e->tolerance * 100);
 
-	g_string_append_printf(o, "%10s", e->variable);
+	int w = (int)strlen(e->variable);
+	for (unsigned r = 0; r < res->nrows; r++) {
+		g_autofree char *lab = experiment_row_label(e,
+				json_object_array_get_idx(e->rows, r));
+		w = MAX(w, (int)strlen(lab));
+	}
+	g_string_append_printf(o, "%*s", w, e->variable);
 	for (unsigned v = 0; v < res->nvar; v++) {
 		struct experiment_variant *ev = e->variants->pdata[v];
 		g_autofree char *p = g_strdup_printf("%s pub", ev->name);
@@ -329,18 +444,30 @@ static void print_text(const struct result *res, GString *o)
 		g_string_append_printf(o, " | %10s %10s %7s", p, s, "error");
 	}
 	g_string_append_c(o, '\n');
+	g_autoptr(GString) notes = g_string_new(NULL);
 	for (unsigned r = 0; r < res->nrows; r++) {
-		g_autofree char *lab = experiment_row_label(e,
-				json_object_array_get_idx(e->rows, r));
-		g_string_append_printf(o, "%10s", lab);
+		json_object *row = json_object_array_get_idx(e->rows, r), *note;
+		g_autofree char *lab = experiment_row_label(e, row);
+		g_string_append_printf(o, "%*s", w, lab);
 		for (unsigned v = 0; v < res->nvar; v++) {
 			const struct cell *c = &res->cells[r * res->nvar + v];
-			g_string_append_printf(o, " | %10.6g %10.1f %+6.1f%%%s",
-					       c->published, c->simulated,
-					       c->error * 100, c->ok ? "" : "!");
+			if (!c->present) {
+				g_string_append_printf(o, " | %10s %10s %7s", "-", "-", "");
+				continue;
+			}
+			g_autofree char *err = c->absolute ?
+				g_strdup_printf("%+7.3f", c->error) :
+				g_strdup_printf("%+6.1f%%", c->error * 100);
+			g_string_append_printf(o, " | %10.6g %10.4g %s%s", c->published,
+					       c->simulated, err, !c->judged ? "*" :
+					       c->ok ? "" : "!");
 		}
 		g_string_append_c(o, '\n');
+		if (json_object_object_get_ex(row, "note", &note))
+			g_string_append_printf(notes, "note (%s): %s\n", lab,
+					       json_object_get_string(note));
 	}
+	g_string_append(o, notes->str);
 	for (unsigned i = 0; i < res->shapes->len; i++) {
 		const struct shape_result *sr = res->shapes->pdata[i];
 		g_string_append_printf(o, "shape: %s (%s %s): %s [", sr->describe,
@@ -366,7 +493,7 @@ static void print_text(const struct result *res, GString *o)
 		g_string_append_printf(o, "  %-26s", stage_get(s)->name);
 		for (unsigned v = 0; v < res->nvar; v++)
 			g_string_append_printf(o, " %10.1f",
-					       per_io(&res->mech[v], res->mech[v].stage_ns[s]));
+					       per_io(res->mech[v], res->mech[v]->stage_ns[s]));
 		g_string_append_c(o, '\n');
 	}
 	static const char *const rows[] = {"total CPU per I/O", "  user", "  system",
@@ -374,7 +501,7 @@ static void print_text(const struct result *res, GString *o)
 	for (int k = 0; k < 5; k++) {
 		g_string_append_printf(o, "  %-26s", rows[k]);
 		for (unsigned v = 0; v < res->nvar; v++) {
-			const struct run_metrics *m = &res->mech[v];
+			const struct run_metrics *m = res->mech[v];
 			double x = 0;
 			if (k == 0)
 				for (int c = 0; c < CPU_CLASS_NR; c++)
@@ -388,18 +515,27 @@ static void print_text(const struct result *res, GString *o)
 	g_string_append_printf(o, "  %-26s", "context switches per I/O");
 	for (unsigned v = 0; v < res->nvar; v++)
 		g_string_append_printf(o, " %10.3f",
-				       per_io(&res->mech[v], res->mech[v].ctx_switches));
+				       per_io(res->mech[v], res->mech[v]->ctx_switches));
 	g_string_append_printf(o, "\n  %-26s", "busiest CPU utilisation");
 	for (unsigned v = 0; v < res->nvar; v++)
-		g_string_append_printf(o, " %9.1f%%", res->mech[v].busiest_cpu_util * 100);
+		g_string_append_printf(o, " %9.1f%%", res->mech[v]->busiest_cpu_util * 100);
 	g_string_append_printf(o, "\n  %-26s", "CPUs in use (>1% busy)");
 	for (unsigned v = 0; v < res->nvar; v++)
-		g_string_append_printf(o, " %10u", res->mech[v].busy_cpus);
-	g_string_append_printf(o, "\n\nresult: %s: %u of %u cells within %.0f%%, "
-			       "%u of %u shapes hold\n\n",
+		g_string_append_printf(o, " %10u", res->mech[v]->busy_cpus);
+	for (unsigned k = 0; k < G_N_ELEMENTS(extra_figures); k++) {
+		bool any = false;
+		for (unsigned v = 0; v < res->nvar; v++)
+			any |= extra_figures[k].get(res->mech[v]) != 0;
+		if (!any)
+			continue;
+		g_string_append_printf(o, "\n  %-26s", extra_figures[k].name);
+		for (unsigned v = 0; v < res->nvar; v++)
+			g_string_append_printf(o, " %10.3f", extra_figures[k].get(res->mech[v]));
+	}
+	g_string_append_printf(o, "\n\nresult: %s: %u of %u cells within "
+			       "tolerance, %u of %u shapes hold\n\n",
 			       res->pass ? "PASS" : "FAIL", res->cells_ok,
-			       res->nrows * res->nvar, e->tolerance * 100,
-			       res->shapes_ok, res->shapes->len);
+			       res->cells_judged, res->shapes_ok, res->shapes->len);
 }
 
 static json_object *jnum(double x)
@@ -440,10 +576,16 @@ static json_object *to_json(const struct result *res)
 		json_object_object_add(jr, e->variable, json_object_get(val));
 		for (unsigned v = 0; v < res->nvar; v++) {
 			const struct cell *c = &res->cells[r * res->nvar + v];
+			if (!c->present)
+				continue;
 			json_object *jc = json_object_new_object();
 			json_object_object_add(jc, "published", jnum(c->published));
 			json_object_object_add(jc, "simulated", jnum(c->simulated));
-			json_object_object_add(jc, "error", jnum(c->error));
+			json_object_object_add(jc, c->absolute ? "difference" : "error",
+					       jnum(c->error));
+			json_object_object_add(jc, "tolerance", jnum(c->tolerance));
+			json_object_object_add(jc, "judged", json_object_new_boolean(c->judged));
+			json_object_object_add(jc, "ok", json_object_new_boolean(c->ok));
 			json_object_object_add(jr,
 				((struct experiment_variant *)e->variants->pdata[v])->name, jc);
 		}
@@ -475,7 +617,7 @@ static json_object *to_json(const struct result *res)
 	json_object_object_add(mech, "row", mrow);
 	g_autoptr(GArray) ids = mech_stages(res);
 	for (unsigned v = 0; v < res->nvar; v++) {
-		const struct run_metrics *m = &res->mech[v];
+		const struct run_metrics *m = res->mech[v];
 		json_object *jm = json_object_new_object(), *st = json_object_new_object();
 		for (unsigned i = 0; i < ids->len; i++) {
 			stage_id s = g_array_index(ids, stage_id, i);
@@ -493,6 +635,9 @@ static json_object *to_json(const struct result *res)
 		json_object_object_add(jm, "busiest_cpu_utilisation",
 				       jnum(m->busiest_cpu_util));
 		json_object_object_add(jm, "cpus_in_use", json_object_new_int(m->busy_cpus));
+		for (unsigned k = 0; k < G_N_ELEMENTS(extra_figures); k++)
+			json_object_object_add(jm, extra_figures[k].key,
+					       jnum(extra_figures[k].get(m)));
 		json_object_object_add(mv,
 			((struct experiment_variant *)e->variants->pdata[v])->name, jm);
 	}
@@ -570,8 +715,12 @@ int cmd_reproduce(int argc, char **argv)
 	for (unsigned i = 0; i < want->len && !failed; i++) {
 		struct result res = {0};
 		res.e = experiment_load(want->pdata[i], &err);
-		if (!res.e || !reproduce(&res, runtime ? (unsigned)runtime :
-					 res.e->runtime, progress, &err)) {
+		if (res.e && runtime && !res.e->runtime)
+			fprintf(stderr, "storsim reproduce: %s runs a fixed amount of "
+				"I/O; --runtime does not apply to it\n", res.e->id);
+		if (!res.e || !reproduce(&res, runtime && res.e->runtime ?
+					 (unsigned)runtime : res.e->runtime,
+					 progress, &err)) {
 			fprintf(stderr, "storsim reproduce: %s\n", err->message);
 			failed = true;
 		} else {

@@ -3,6 +3,7 @@
 
 #include "experiment.h"
 #include "util.h"
+#include "workload.h"
 
 static GPtrArray *traces_dirs(void)
 {
@@ -148,8 +149,9 @@ static bool parse(struct loader *l)
 	}
 	json_object *rt = get(wl, "runtime", json_type_int);
 	e->runtime = rt ? (unsigned)json_object_get_int(rt) : 0;
-	if (!rt || e->runtime == 0)
-		return fail(l, "runtime", "workload needs a runtime in seconds");
+	if (rt && json_object_get_int(rt) <= 0)
+		return fail(l, "runtime", "a workload's runtime is a positive number "
+			    "of seconds (leave it out for a fixed-size workload)");
 
 	e->variable = get_str(o, "variable");
 	if (!e->variable)
@@ -161,12 +163,14 @@ static bool parse(struct loader *l)
 		v->name = name;
 		v->kernel = g_ptr_array_new_with_free_func(g_free);
 		v->sets = g_ptr_array_new_with_free_func(g_free);
+		v->env = g_ptr_array_new_with_free_func(g_free);
 		g_ptr_array_add(e->variants, v);
 		if (!json_object_is_type(vo, json_type_object))
 			return fail(l, name, "a variant is an object");
 		v->describe = get_str(vo, "describe");
 		if (!strings(l, vo, "kernel", v->kernel) ||
-		    !strings(l, vo, "sets", v->sets))
+		    !strings(l, vo, "sets", v->sets) ||
+		    !strings(l, vo, "env", v->env))
 			return false;
 	}
 	if (e->variants->len == 0)
@@ -176,9 +180,11 @@ static bool parse(struct loader *l)
 		return fail(l, "metric", "needs a \"metric\" object");
 	e->metric_name = get_str(metric, "name");
 	e->metric_result = get_str(metric, "result");
-	if (!e->metric_name || !e->metric_result ||
-	    (strcmp(e->metric_result, "iops") && strcmp(e->metric_result, "bw")))
-		return fail(l, "metric", "needs \"name\" and \"result\": iops or bw");
+	if (!e->metric_name)
+		return fail(l, "metric", "needs a \"name\"");
+	if (e->metric_result && !run_metrics_result(NULL, e->metric_result, NULL))
+		return fail(l, "result", "'%s' is not one of %s", e->metric_result,
+			    run_metrics_result_names());
 	json_object *sc = get(metric, "scale", json_type_double);
 	if (!sc)
 		sc = get(metric, "scale", json_type_int);
@@ -194,17 +200,30 @@ static bool parse(struct loader *l)
 		return fail(l, "rows", "needs the published rows");
 	for (size_t i = 0; i < json_object_array_length(e->rows); i++) {
 		json_object *row = json_object_array_get_idx(e->rows, i);
+		const char *res = get_str(row, "result");
+		unsigned numbers = 0;
 		if (!json_object_object_get_ex(row, e->variable, NULL))
 			return fail(l, "rows", "row %zu has no \"%s\"", i + 1, e->variable);
+		if (!res && !e->metric_result)
+			return fail(l, "rows", "row %zu has no \"result\" and the "
+				    "metric gives none", i + 1);
+		if (res && !run_metrics_result(NULL, res, NULL))
+			return fail(l, "result", "row %zu: '%s' is not one of %s",
+				    i + 1, res, run_metrics_result_names());
 		for (unsigned v = 0; v < e->variants->len; v++) {
 			struct experiment_variant *ev = e->variants->pdata[v];
 			json_object *pub;
-			if (!json_object_object_get_ex(row, ev->name, &pub) ||
-			    !(json_object_is_type(pub, json_type_int) ||
+			if (!json_object_object_get_ex(row, ev->name, &pub))
+				continue;
+			if (!(json_object_is_type(pub, json_type_int) ||
 			      json_object_is_type(pub, json_type_double)))
-				return fail(l, "rows", "row %zu has no number for "
-					    "variant \"%s\"", i + 1, ev->name);
+				return fail(l, "rows", "row %zu: \"%s\" is not a "
+					    "number", i + 1, ev->name);
+			numbers++;
 		}
+		if (!numbers)
+			return fail(l, "rows", "row %zu has no published number",
+				    i + 1);
 	}
 	e->shapes = get(o, "shapes", json_type_array);
 	e->mechanism_row = get(o, "mechanism_row", json_type_object);
@@ -215,6 +234,7 @@ static void variant_free(struct experiment_variant *v)
 {
 	g_ptr_array_free(v->kernel, TRUE);
 	g_ptr_array_free(v->sets, TRUE);
+	g_ptr_array_free(v->env, TRUE);
 	g_free(v);
 }
 

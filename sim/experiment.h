@@ -3,18 +3,28 @@
  * (traces/<id>/experiment.json).
  *
  *   id, title, source, description
- *   system    {host, devices[], sets[], kernel[]}: the simulated machine
+ *   system    {host, devices[], mounts[], files[], sets[], kernel[]}: the
+ *             simulated machine (the options of storsim run)
  *   workload  {kind: "uring-bench", args[], runtime} or
  *             {kind: "fio", jobfile, env[], runtime}: ${VAR} in args and
  *             env takes the row's value of VAR, ${runtime} the runtime in
  *             seconds; env entries ("KEY=VALUE") are what ${KEY} in the
- *             job file expands to
- *   variable  the column the rows vary (e.g. "iodepth")
- *   variants  {NAME: {kernel[], sets[], describe}}: what each published
- *             column changes in the kernel
- *   metric    {name, result: "iops" | "bw", scale}
+ *             job file expands to. Without a runtime the workload runs a
+ *             fixed amount of I/O and --runtime does not apply.
+ *   variable  the column the rows vary (e.g. "iodepth"), or the name of
+ *             what each row measures
+ *   variants  {NAME: {kernel[], sets[], env[], describe}}: what each
+ *             published column changes in the kernel (and, with env, in
+ *             the workload)
+ *   metric    {name, result, scale}: result is what run_metrics_result()
+ *             names ("iops", "bw", "elapsed_s", ...)
  *   tolerance largest accepted relative error of a cell
- *   rows      [{VAR: value, VARIANT: published, ...}]
+ *   rows      [{VAR: value, VARIANT: published, ...}]; a row may give its
+ *             own result (then the rows are figures of the same runs),
+ *             tolerance, abs_tolerance (an absolute difference, e.g. for
+ *             CPU shares), and judge: false with a note for a published
+ *             figure that is shown but not held against the model. A
+ *             variant without a number in a row has no cell there.
  *   shapes    [{check: "nondecreasing" | "increasing" | "flat",
  *               of: VARIANT or "A/B", from, to, within, describe}]
  *   mechanism_row  {VAR: value}: the row whose mechanism is shown
@@ -32,6 +42,7 @@ struct experiment_variant {
 	const char *describe;
 	GPtrArray *kernel;	/* char * */
 	GPtrArray *sets;	/* char * */
+	GPtrArray *env;		/* char *, added to the workload's env */
 };
 
 struct experiment {
@@ -45,7 +56,7 @@ struct experiment {
 	GPtrArray *args;	/* char *, with ${VAR} */
 	char *jobfile;		/* fio: the job file, beside the experiment */
 	GPtrArray *env;		/* fio: "KEY=VALUE" with ${VAR} in VALUE */
-	unsigned runtime;
+	unsigned runtime;	/* 0: the workload has a fixed size */
 	const char *variable;
 	GPtrArray *variants;	/* struct experiment_variant * */
 	const char *metric_name, *metric_result;

@@ -523,6 +523,8 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 		if (!apply_set(s, cfg->sets->pdata[i], err))
 			goto fail;
 
+	if (!host_params_check(&s->sp.cpu, err))
+		goto fail;
 	s->host = host_new(&s->sim, &s->sp.cpu);
 	if (!build_devices(s, err))
 		goto fail;
@@ -563,6 +565,9 @@ void system_free(struct system *s)
 	g_ptr_array_free(s->devices, TRUE);
 	g_ptr_array_free(s->files, TRUE);
 	host_free(s->host);
+	for (const struct model_info *m = model_registry; m->name; m++)
+		if (m->kind == MODEL_HOST)
+			params_clear(m->params, (char *)&s->sp + m->offset);
 	sim_destroy(&s->sim);
 	g_free(s->host_profile);
 	g_free(s);

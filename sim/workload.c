@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "engines/fio.h"
+#include "engines/io_wq.h"
 #include "util.h"
 #include "workload.h"
 
@@ -12,11 +13,81 @@ void run_metrics_clear(struct run_metrics *m)
 	*m = (struct run_metrics){0};
 }
 
+static double ns_to_s(sim_time ns)
+{
+	return (double)ns / SIM_SEC;
+}
+
+static double share(sim_time ns, sim_time of)
+{
+	return of ? (double)ns / (double)of : 0;
+}
+
+static double result_iops(const struct run_metrics *m) { return m->iops; }
+static double result_bw(const struct run_metrics *m) { return m->bw_bytes; }
+static double result_elapsed(const struct run_metrics *m)
+{
+	return ns_to_s(m->app_elapsed);
+}
+static double result_usr(const struct run_metrics *m) { return ns_to_s(m->app_usr_ns); }
+static double result_sys(const struct run_metrics *m) { return ns_to_s(m->app_sys_ns); }
+static double result_app_cpu(const struct run_metrics *m)
+{
+	return share(m->app_usr_ns + m->app_sys_ns, m->app_elapsed);
+}
+static double result_worker_cpu(const struct run_metrics *m)
+{
+	return share(m->worker_ns, m->app_elapsed);
+}
+static double result_wa(const struct run_metrics *m)
+{
+	return m->app_bytes ? (double)(m->dev_bytes[0] + m->dev_bytes[1]) /
+			      (double)m->app_bytes : 0;
+}
+
+static const struct {
+	const char *name;
+	double (*get)(const struct run_metrics *m);
+} results[] = {
+	{"iops", result_iops},
+	{"bw", result_bw},
+	{"elapsed_s", result_elapsed},
+	{"usr_s", result_usr},
+	{"sys_s", result_sys},
+	{"app_cpu", result_app_cpu},
+	{"worker_cpu", result_worker_cpu},
+	{"write_amplification", result_wa},
+};
+
+bool run_metrics_result(const struct run_metrics *m, const char *name,
+			double *value)
+{
+	for (unsigned i = 0; i < G_N_ELEMENTS(results); i++)
+		if (strcmp(results[i].name, name) == 0) {
+			if (m)
+				*value = results[i].get(m);
+			return true;
+		}
+	return false;
+}
+
+const char *run_metrics_result_names(void)
+{
+	static char names[256];
+
+	if (!names[0])
+		for (unsigned i = 0; i < G_N_ELEMENTS(results); i++)
+			g_strlcat(names, i ? ", " : "", sizeof(names)),
+			g_strlcat(names, results[i].name, sizeof(names));
+	return names;
+}
+
 void run_metrics_collect(struct run_metrics *m, struct system *sys,
 			 uint64_t ios)
 {
 	struct host *h = sys->host;
 	sim_time elapsed = sim_now(&sys->sim);
+	struct task_usage wu;
 
 	m->ios = ios;
 	m->elapsed = elapsed;
@@ -31,12 +102,24 @@ void run_metrics_collect(struct run_metrics *m, struct system *sys,
 			busy += u.class_ns[c];
 		}
 		m->ctx_switches += u.ctx_switches;
+		m->idle_exits += u.idle_exits;
 		double util = elapsed ? (double)busy / (double)elapsed : 0;
 		if (util > m->busiest_cpu_util)
 			m->busiest_cpu_util = util;
 		if (util > 0.01)
 			m->busy_cpus++;
 	}
+	host_tasks_usage(h, IO_WQ_WORKER_PREFIX, &wu, &m->workers);
+	m->worker_ns = wu.usr_ns + wu.sys_ns;
+	for (unsigned i = 0; i < sys->devices->len; i++) {
+		struct system_device *d = sys->devices->pdata[i];
+		struct blk_disk_stats st;
+		blk_queue_disk_stats(d->q, &st);
+		m->dev_bytes[0] += st.sectors[0] * 512;
+		m->dev_bytes[1] += st.sectors[1] * 512;
+	}
+	if (!m->app_elapsed)
+		m->app_elapsed = elapsed;
 }
 
 /*
@@ -205,7 +288,11 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	if (!run || !fio_run_exec(run, err))
 		goto out;
 	uint64_t ios;
+	struct task_usage app;
 	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);
+	fio_run_process(run, &m->app_elapsed, &m->app_bytes, &app);
+	m->app_usr_ns = app.usr_ns;
+	m->app_sys_ns = app.sys_ns;
 	run_metrics_collect(m, sys, ios);
 	ok = true;
 out:

@@ -17,6 +17,15 @@ struct run_metrics {
 	double bw_bytes;	/* bytes per second */
 	uint64_t ios;		/* I/Os the per-I/O figures divide by */
 	sim_time elapsed;
+	/* the workload process, as time(1) sees it */
+	sim_time app_elapsed;
+	sim_time app_usr_ns, app_sys_ns;
+	uint64_t app_bytes;	/* read and written by the application */
+	/* io-wq workers (kernel threads, not the process's time) */
+	unsigned workers;
+	sim_time worker_ns;
+	uint64_t dev_bytes[2];	/* read, written by the devices */
+	uint64_t idle_exits;
 	unsigned ncpus;
 	sim_time stage_ns[STAGE_MAX];
 	sim_time class_ns[CPU_CLASS_NR];	/* all CPUs */
@@ -27,6 +36,13 @@ struct run_metrics {
 };
 
 void run_metrics_clear(struct run_metrics *m);
+
+/* A figure of a run by name ("iops", "bw", "elapsed_s", "usr_s", "sys_s",
+ * "app_cpu", "worker_cpu", "write_amplification"); false if unknown. */
+bool run_metrics_result(const struct run_metrics *m, const char *name,
+			double *value);
+/* The names run_metrics_result() knows, for messages. */
+const char *run_metrics_result_names(void);
 
 /* t/io_uring with its command-line arguments (argv[0] is the command name). */
 bool workload_uring_bench(const struct system_config *cfg, int argc, char **argv,

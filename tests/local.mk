@@ -119,6 +119,10 @@ TESTS += tests/unit/test-nvme-validate
 
 TESTS += tests/reproduce-dio-caller-comp.sh
 EXTRA_DIST += tests/reproduce-dio-caller-comp.sh
+TESTS += tests/reproduce-iomap-per-block-dirty.sh
+EXTRA_DIST += tests/reproduce-iomap-per-block-dirty.sh
+TESTS += tests/reproduce-async-buffered-reads.sh
+EXTRA_DIST += tests/reproduce-async-buffered-reads.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

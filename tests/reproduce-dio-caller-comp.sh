@@ -17,7 +17,8 @@ e = json.load(open(sys.argv[1]))["experiments"][0]
 cells = [r[v] for r in e["rows"] for v in ("stock", "patched")]
 assert len(cells) == 10
 for c in cells:
-    assert set(c) == {"published", "simulated", "error"}, c
+    assert {"published", "simulated", "error", "judged", "ok"} <= set(c), c
+    assert c["judged"] and c["ok"], c
     assert abs(c["error"]) <= 0.10, c
 assert all(s["holds"] for s in e["shapes"])
 ' "$out/json"

@@ -18,7 +18,8 @@ e = d["experiments"][0]
 cells = [r[v] for r in e["rows"] for v in ("old", "new")]
 assert len(cells) == 12
 for c in cells:
-    assert set(c) == {"published", "simulated", "error"}, c
+    assert {"published", "simulated", "error", "judged", "ok"} <= set(c), c
+    assert c["judged"] and c["ok"], c
     assert abs(c["error"]) <= 0.10
 ' "$out/json"
 finish

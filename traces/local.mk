@@ -3,4 +3,8 @@
 nobase_dist_pkgdata_DATA += \
 	traces/nocopy-bvec/experiment.json \
 	traces/dio-caller-comp/experiment.json \
-	traces/dio-caller-comp/dio-write.fio
+	traces/dio-caller-comp/dio-write.fio \
+	traces/iomap-per-block-dirty/experiment.json \
+	traces/iomap-per-block-dirty/fio-run.fio \
+	traces/async-buffered-reads/experiment.json \
+	traces/async-buffered-reads/randread.fio

@@ -63,7 +63,7 @@ enum { AIO_WOKEN };
 
 #define AIO_PLUG_THRESHOLD 2
 
-static stage_id st_syscall, st_submit, st_complete, st_getevents, st_copy;
+static stage_id st_submit, st_complete, st_getevents, st_copy;
 
 unsigned aio_ring_available(const struct aio_ctx *c)
 {
@@ -105,7 +105,7 @@ void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 	struct xctx *x = task_xctx(c->owner);
 	bool plug = nr > AIO_PLUG_THRESHOLD;
 
-	xctx_charge(x, st_syscall, host_params(c->h)->syscall);
+	xctx_syscall(x, 1);
 	if (plug)
 		blk_start_plug(x);
 	for (unsigned i = 0; i < nr; i++) {
@@ -151,7 +151,7 @@ void aio_io_getevents(struct aio_ctx *c, unsigned min_nr, unsigned nr,
 {
 	struct xctx *x = task_xctx(c->owner);
 
-	xctx_charge(x, st_syscall, host_params(c->h)->syscall);
+	xctx_syscall(x, 1);
 	xctx_charge(x, st_getevents, c->p.getevents);
 	c->min_nr = min_nr;
 	c->nr = nr;
@@ -183,8 +183,6 @@ struct aio_ctx *aio_ctx_new(struct host *h, struct task *owner,
 {
 	struct aio_ctx *c = g_new0(struct aio_ctx, 1);
 
-	st_syscall = stage_register("syscall", CPU_SYS,
-				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
 	st_submit = stage_register("aio_submit_one", CPU_SYS,
 				   "io_submit_one, aio_get_req, aio_read/aio_write");
 	st_complete = stage_register("aio_complete", CPU_SYS,

@@ -530,6 +530,10 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "random_distribution", err,
 			      "only the uniform random distribution is modelled");
 	const struct fio_engine_ops *eng = engine_for(o->ioengine);
+	if (!o->direct && o->ioengine == FIO_ENGINE_LIBAIO)
+		return refuse(job, "direct", err, "libaio on a buffered file "
+			      "(direct=0) runs each read and write inside io_submit; "
+			      "that is not modelled yet");
 	if ((o->fsync_blocks || o->fdatasync_blocks || o->end_fsync) && eng &&
 	    eng != &fio_null_engine && !eng->sync)
 		return refuse(job, o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
@@ -933,6 +937,28 @@ void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
 			*iops += n / secs;
 			*bw_bytes += bytes / secs;
 		}
+	}
+}
+
+void fio_run_process(const struct fio_run *r, sim_time *elapsed,
+		     uint64_t *bytes, struct task_usage *use)
+{
+	*elapsed = 0;
+	*bytes = 0;
+	*use = (struct task_usage){0};
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		struct task_usage u;
+		if (!td->started)
+			continue;
+		*elapsed = MAX(*elapsed, td->end_time - td->start_time);
+		for (int d = 0; d < STATS_DDIR_NR; d++)
+			*bytes += td->stats->io_bytes[d];
+		task_usage(td->task, &u);
+		use->usr_ns += u.usr_ns;
+		use->sys_ns += u.sys_ns;
+		use->nvcsw += u.nvcsw;
+		use->nivcsw += u.nivcsw;
 	}
 }
 

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "jobfile.h"
+#include "host/host.h"
 #include "output.h"
 #include "params.h"
 #include "sim.h"
@@ -39,6 +40,11 @@ const struct output_run *fio_run_output(struct fio_run *r);
  * and the summed IOPS and bytes per second of every job. */
 void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
 		    double *bw_bytes);
+/* What the fio process as a whole took, as time(1) would report it: the
+ * longest job's run from its start, the bytes its jobs moved, and the CPU
+ * time of its threads. */
+void fio_run_process(const struct fio_run *r, sim_time *elapsed,
+		     uint64_t *bytes, struct task_usage *use);
 void fio_run_free(struct fio_run *r);
 
 #endif

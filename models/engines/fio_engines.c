@@ -34,7 +34,7 @@
 #include "system.h"
 #include "util.h"
 
-static stage_id st_syscall, st_sqe, st_cqe, st_poll_spin, st_aio_prep, st_event;
+static stage_id st_sqe, st_cqe, st_poll_spin, st_aio_prep, st_event;
 
 static void libaio_handle(struct sim_component *c, unsigned type, void *ptr,
 			  uint64_t arg);
@@ -46,8 +46,6 @@ static const struct sim_component_ops libaio_ops = {
 
 static void register_stages(void)
 {
-	st_syscall = stage_register("syscall", CPU_SYS,
-				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
 	st_sqe = stage_register("fio_sqe_prep", CPU_USR, "fio_ioring_prep");
 	st_cqe = stage_register("fio_cqe_reap", CPU_USR, "fio_ioring_cqring_reap");
 	st_aio_prep = stage_register("fio_aio_prep", CPU_USR, "fio_libaio_prep");
@@ -275,7 +273,7 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 
 	if (u->sync_op) {
 		/* do_io_u_sync: fsync(2) or fdatasync(2). */
-		xctx_charge(x, st_syscall, fio_system(td)->sp.cpu.syscall);
+		xctx_syscall(x, 1);
 		fio_io_issued(td, u);
 		fio_submitted(td, 1);
 		sd->u = u;
@@ -289,7 +287,7 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	/* sync does lseek() + read(); the others one positioned call. */
 	unsigned syscalls = td->eng == &fio_sync_engine ||
 			    td->eng == &fio_vsync_engine ? 2 : 1;
-	xctx_charge(x, st_syscall, fio_system(td)->sp.cpu.syscall * syscalls);
+	xctx_syscall(x, syscalls);
 	*k = (struct kiocb){
 		.file = f,
 		.pos = u->offset,

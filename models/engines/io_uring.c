@@ -127,14 +127,12 @@ struct io_ring {
 
 enum { RING_WAIT_WOKEN, RING_IOPOLL };
 
-static stage_id st_syscall, st_enter, st_submit_sqe, st_file, st_rw_issue,
+static stage_id st_enter, st_submit_sqe, st_file, st_rw_issue,
 	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait, st_iopoll,
 	st_iopoll_spin, st_async_prep;
 
 static void register_stages(void)
 {
-	st_syscall = stage_register("syscall", CPU_SYS,
-				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
 	st_enter = stage_register("io_uring_enter", CPU_SYS, "io_uring_enter");
 	st_submit_sqe = stage_register("io_submit_sqe", CPU_SYS,
 				       "io_submit_sqe, io_init_req, io_prep_rw");
@@ -324,7 +322,7 @@ static void punt(struct io_ring *r, struct xctx *x, struct io_req *req)
 	if (!r->wq) {
 		/* Bounded work: min(SQ entries, 4 x CPUs) workers. */
 		unsigned max = MIN(r->cfg.sq_entries, 4 * host_ncpus(r->h));
-		g_autofree char *name = g_strdup_printf("iou-wrk/%s",
+		g_autofree char *name = g_strdup_printf(IO_WQ_WORKER_PREFIX "/%s",
 							task_name(r->owner));
 		r->wq = io_wq_new(r->h, &r->wqp, r->k, name, max, &wq_ops, r);
 	}
@@ -540,10 +538,9 @@ void io_uring_enter(struct io_ring *r, unsigned to_submit,
 		    unsigned min_complete, unsigned flags, struct sim_msg done)
 {
 	struct xctx *x = task_xctx(r->owner);
-	const struct host_params *hp = host_params(r->h);
 
 	g_assert(host_current(r->h) == x);
-	xctx_charge(x, st_syscall, hp->syscall);
+	xctx_syscall(x, 1);
 	xctx_charge(x, st_enter, r->p.enter);
 	r->done = done;
 	r->min_complete = min_complete;

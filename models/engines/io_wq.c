@@ -65,7 +65,7 @@ struct io_wq {
 	struct io_wq_work *head, *tail;	/* queued work */
 };
 
-enum { WQ_RUN, WQ_RESUME };
+enum { WQ_START, WQ_RUN, WQ_RESUME };
 
 static stage_id st_enqueue, st_handle, st_create;
 
@@ -87,7 +87,7 @@ static void free_list_remove(struct io_wq *wq, struct io_worker *w)
 	w->on_free_list = false;
 }
 
-static void create_worker(struct io_wq *wq)
+static void create_worker(struct xctx *x, struct io_wq *wq)
 {
 	struct io_worker *w = &wq->workers[wq->nr_workers];
 	g_autofree char *name = g_strdup_printf("%s-%u", wq->name, wq->nr_workers);
@@ -97,7 +97,8 @@ static void create_worker(struct io_wq *wq)
 	w->task = task_new(wq->h, name, TASK_KTHREAD, 0, NULL);
 	/* A new worker counts as running from its creation (io_worker_start). */
 	wq->nr_running++;
-	task_start(w->task, SIM_MSG(&wq->comp, WQ_RUN, w, 1));
+	/* Started once the creating code has run, as a side effect of it. */
+	xctx_defer(x, SIM_MSG(&wq->comp, WQ_START, w, 0));
 }
 
 /* io_wqe_wake_worker / io_wqe_activate_free_worker. */
@@ -122,7 +123,7 @@ static void wake_or_create(struct xctx *x, struct io_wq *wq, bool any)
 	if (wake_idle_worker(x, wq, any))
 		return;
 	if (wq->nr_running == 0 && wq->nr_workers < wq->max_workers)
-		create_worker(wq);
+		create_worker(x, wq);
 }
 
 void io_wq_enqueue(struct xctx *x, struct io_wq *wq, struct io_wq_work *w)
@@ -199,6 +200,11 @@ static void worker_handle(struct sim_component *c, unsigned type, void *ptr,
 	struct io_wq *wq = (struct io_wq *)c;
 	struct io_worker *w = ptr;
 	struct xctx *x = task_xctx(w->task);
+
+	if (type == WQ_START) {
+		task_start(w->task, SIM_MSG(&wq->comp, WQ_RUN, w, 1));
+		return;
+	}
 
 	if (type == WQ_RESUME) {
 		if (arg)	/* woken from the sleep: io_wq_worker_running */

@@ -42,6 +42,9 @@ struct io_wq_ops {
 
 struct io_wq;
 
+/* Worker task names start with this (host_tasks_usage). */
+#define IO_WQ_WORKER_PREFIX "iou-wrk"
+
 /* A pool of at most max_workers workers (bounded work: min(SQ entries,
  * 4 x CPUs) in the kernel), named "<name>-N". */
 struct io_wq *io_wq_new(struct host *h, const struct io_wq_params *p,

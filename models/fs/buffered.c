@@ -50,7 +50,7 @@ static struct sim_pool ra_pool, wb_pool;
 
 static stage_id st_read_iter, st_write_iter, st_copy_to, st_copy_from,
 	st_write_begin, st_dirty, st_read_end, st_wb_folio, st_wb_block,
-	st_wb_end, st_fsync, st_bio, st_flush;
+	st_wb_end, st_fsync, st_bio, st_flush, st_map;
 
 enum { FSYNC_WB_DONE, FSYNC_FLUSH_DONE };
 
@@ -87,6 +87,8 @@ static void register_stages(void)
 				  "xfs_file_fsync, file_write_and_wait_range");
 	st_bio = stage_register("submit_bio_prep", CPU_SYS, "bio_alloc, bio_add_folio");
 	st_flush = stage_register("blkdev_issue_flush", CPU_SYS, "blkdev_issue_flush");
+	st_map = stage_register("fs_map_blocks", CPU_SYS,
+				"->readahead block mapping: ext4_map_blocks, iomap_begin");
 	if (!ra_pool.chunks) {
 		sim_pool_init(&ra_pool, sizeof(struct ra_io), 64);
 		sim_pool_init(&wb_pool, sizeof(struct wb_io), 64);
@@ -135,6 +137,9 @@ static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
 
 	for (unsigned i = 0; i < n; i++)
 		folio_create(x, m, first + i);
+	/* ->readahead maps the folios' blocks (ext4_map_blocks,
+	 * iomap_begin) once for the run. */
+	xctx_charge(x, st_map, fs_params(ino->fs)->iomap_begin);
 	*r = (struct ra_io){.m = m, .first = first, .n = n};
 	struct bio *bio = bio_alloc(x, q, n, false);
 	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page * n);

@@ -28,12 +28,22 @@
  *   page_size             base page size (bytes)
  *   mem_mb                memory (MiB), for fio's $mb_memory
  *   syscall_ns            one syscall's entry and exit, with mitigations (ns)
+ *   syscall_user_ns       user-mode time lost after each syscall returns:
+ *                         TLB and cache refills after the page-table switch
+ *                         of page-table isolation (ns)
  *   ctx_switch_ns         __schedule + switch_to (ns)
  *   ctx_switch_mm_ns      extra when the address space changes (ns)
  *   wakeup_ns             try_to_wake_up, paid by the waker (ns)
  *   wakeup_remote_ns      extra for waking a task on another CPU (ns)
  *   irq_entry_ns          hard IRQ entry and exit (ns)
  *   softirq_entry_ns      one __do_softirq pass (ns)
+ *   idle_states           the CPU's idle states as EXIT:RESIDENCY pairs in
+ *                         ns, shallowest first ("" = none): a CPU idle for
+ *                         at least a state's target residency is in that
+ *                         state, and the interrupt or wake-up IPI that
+ *                         ends the idle period takes its exit latency
+ *                         before the CPU runs anything (not CPU time). An
+ *                         oracle cpuidle governor: the real one predicts.
  *   sched_latency_ns      CFS sysctl_sched_latency after CPU scaling (ns)
  *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, scaled (ns)
  *   min_granularity_ns    CFS sysctl_sched_min_granularity, scaled (ns)
@@ -53,9 +63,11 @@
  * wake-up, priorities other than nice 0, real-time classes.
  */
 #include <glib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "host.h"
+#include "util.h"
 
 enum ms_kind {
 	MS_ACTION,	/* a side effect: deliver, then keep going */
@@ -132,13 +144,24 @@ struct cpu {
 	sim_time min_vruntime;
 	bool need_resched;
 	bool in_process;	/* delivering milestones: defer re-dispatch */
+	bool idle;		/* nothing to run since idle_since */
+	bool waking;		/* leaving its idle state */
+	sim_time idle_since;
 	int active_mm;
 	struct cpu_usage use;
+};
+
+#define IDLE_STATES_MAX 8
+
+struct idle_state {
+	sim_time exit, residency;
 };
 
 struct host {
 	struct sim *sim;
 	struct host_params p;
+	struct idle_state idle[IDLE_STATES_MAX];
+	unsigned nidle;
 	struct cpu *cpus;
 	GPtrArray *tasks;
 	struct xctx *current;
@@ -159,6 +182,8 @@ const struct param_def host_param_table[] = {
 	 "memory size, for fio's $mb_memory"},
 	{"syscall_ns", PARAM_TIME, P(syscall), "100", 0, 1e6, "ns",
 	 "one syscall's user/kernel entry and exit, with mitigations"},
+	{"syscall_user_ns", PARAM_TIME, P(syscall_user), "0", 0, 1e6, "ns",
+	 "user time lost after each syscall (TLB refill after KPTI)"},
 	{"ctx_switch_ns", PARAM_TIME, P(ctx_switch), "150", 0, 1e6, "ns",
 	 "__schedule + switch_to between two tasks"},
 	{"ctx_switch_mm_ns", PARAM_TIME, P(ctx_switch_mm), "0", 0, 1e6, "ns",
@@ -171,6 +196,9 @@ const struct param_def host_param_table[] = {
 	 "hard interrupt entry and exit"},
 	{"softirq_entry_ns", PARAM_TIME, P(softirq_entry), "50", 0, 1e6, "ns",
 	 "one __do_softirq pass"},
+	{"idle_states", PARAM_STRING, P(idle_states), "", 0, 0, "EXIT:RESIDENCY ns",
+	 "idle states, shallowest first, e.g. 2000:2000,10000:20000; "
+	 "an idle CPU starts EXIT later"},
 	{"sched_latency_ns", PARAM_TIME, P(sched_latency), "24000000", 0, 1e10, "ns",
 	 "CFS targeted latency (sysctl_sched_latency, scaled by CPU count)"},
 	{"wakeup_granularity_ns", PARAM_TIME, P(wakeup_granularity), "4000000", 0,
@@ -183,7 +211,8 @@ const struct param_def host_param_table[] = {
 	PARAM_END,
 };
 
-static stage_id st_ctx_switch, st_wakeup, st_irq_entry, st_softirq_entry;
+static stage_id st_ctx_switch, st_wakeup, st_irq_entry, st_softirq_entry,
+	st_syscall, st_syscall_user;
 
 static void cpu_dispatch(struct cpu *c);
 
@@ -529,7 +558,11 @@ static void cpu_dispatch(struct cpu *c)
 				update_min_vruntime(c);
 				if (c->nrq == 0) {
 					c->run_start = now;
-					return;	/* idle */
+					if (!c->idle) {
+						c->idle = true;
+						c->idle_since = now;
+					}
+					return;
 				}
 				unsigned i = rq_best(c);
 				t = c->rq[i];
@@ -563,10 +596,27 @@ static void cpu_dispatch(struct cpu *c)
 }
 
 /* Take the CPU away from whatever it executes, to re-decide. */
+enum { CPU_EVENT, CPU_WOKEN };
+
 static void cpu_kick(struct cpu *c)
 {
-	if (c->in_process)
+
+	if (c->in_process || c->waking)
 		return;
+	if (c->idle) {
+		struct host *h = c->h;
+		sim_time now = sim_now(h->sim), exit = 0;
+		c->idle = false;
+		for (unsigned i = 0; i < h->nidle; i++)
+			if (now - c->idle_since >= h->idle[i].residency)
+				exit = h->idle[i].exit;
+		if (exit) {
+			c->waking = true;
+			c->use.idle_exits++;
+			sim_schedule(h->sim, now + exit, &c->comp, CPU_WOKEN, NULL, 0);
+			return;
+		}
+	}
 	if (c->running) {
 		cpu_progress(c);
 		sim_cancel(c->h->sim, c->ev);
@@ -582,6 +632,11 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 	struct cpu *c = (struct cpu *)comp;
 	struct xctx *x = c->running;
 
+	if (type == CPU_WOKEN) {
+		c->waking = false;
+		cpu_dispatch(c);
+		return;
+	}
 	cpu_progress(c);
 	c->ev = 0;
 	c->running = NULL;
@@ -773,6 +828,13 @@ static const struct sim_component_ops wake_ops = {
 
 static struct sim_component wake_comp = {.ops = &wake_ops};
 
+void xctx_syscall(struct xctx *x, unsigned n)
+{
+	xctx_charge(x, st_syscall, x->h->p.syscall * n);
+	if (x->h->p.syscall_user)
+		xctx_charge(x, st_syscall_user, x->h->p.syscall_user * n);
+}
+
 void xctx_wake(struct xctx *x, struct task *t)
 {
 	sim_time cost = x->h->p.wakeup;
@@ -807,6 +869,41 @@ unsigned cpu_id(const struct cpu *c)
 
 /* ---- host ---- */
 
+/* Parse "EXIT:RESIDENCY,..." into st (may be NULL); false if malformed. */
+static bool parse_idle_states(const char *spec, struct idle_state *st,
+			      unsigned *n, GError **err)
+{
+	g_auto(GStrv) parts = g_strsplit(spec ? spec : "", ",", -1);
+	sim_time prev = 0;
+
+	*n = 0;
+	for (char **p = parts; *p; p++) {
+		unsigned long long e, r;
+		char tail;
+		if (!**p && !p[1] && p == parts)
+			break;
+		if (sscanf(*p, "%llu:%llu%c", &e, &r, &tail) != 2 || r < prev ||
+		    *n == IDLE_STATES_MAX) {
+			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_INPUT,
+				    "option 'cpu.idle_states': '%s' is not a list of "
+				    "at most %d EXIT:RESIDENCY pairs in ns, by "
+				    "increasing residency", spec, IDLE_STATES_MAX);
+			return false;
+		}
+		if (st)
+			st[*n] = (struct idle_state){.exit = e, .residency = r};
+		prev = r;
+		(*n)++;
+	}
+	return true;
+}
+
+bool host_params_check(const struct host_params *p, GError **err)
+{
+	unsigned n;
+	return parse_idle_states(p->idle_states, NULL, &n, err);
+}
+
 struct host *host_new(struct sim *s, const struct host_params *p)
 {
 	struct host *h = g_new0(struct host, 1);
@@ -816,8 +913,15 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 	st_wakeup = stage_register("wakeup", CPU_SYS, "try_to_wake_up");
 	st_irq_entry = stage_register("irq_entry", CPU_SYS, "irq_enter, irq_exit");
 	st_softirq_entry = stage_register("softirq_entry", CPU_SYS, "__do_softirq");
+	st_syscall = stage_register("syscall", CPU_SYS,
+				    "entry_SYSCALL_64, syscall_exit_to_user_mode");
+	st_syscall_user = stage_register("syscall_user", CPU_USR,
+					 "user-mode TLB refill after a syscall");
 	h->sim = s;
 	h->p = *p;
+	h->p.idle_states = NULL;	/* the caller owns the string */
+	bool idle_ok = parse_idle_states(p->idle_states, h->idle, &h->nidle, NULL);
+	g_assert(idle_ok);
 	h->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
 	h->cpus = g_new0(struct cpu, p->ncpus);
 	for (unsigned i = 0; i < p->ncpus; i++) {
@@ -877,6 +981,25 @@ struct sim *host_sim(const struct host *h)
 void task_usage(const struct task *t, struct task_usage *u)
 {
 	*u = t->use;
+}
+
+void host_tasks_usage(const struct host *h, const char *prefix,
+		      struct task_usage *sum, unsigned *n)
+{
+	*sum = (struct task_usage){0};
+	*n = 0;
+	for (unsigned i = 0; i < h->tasks->len; i++) {
+		const struct task *t = g_ptr_array_index(h->tasks, i);
+		struct task_usage u;
+		if (!g_str_has_prefix(t->name, prefix))
+			continue;
+		task_usage(t, &u);
+		sum->usr_ns += u.usr_ns;
+		sum->sys_ns += u.sys_ns;
+		sum->nvcsw += u.nvcsw;
+		sum->nivcsw += u.nivcsw;
+		(*n)++;
+	}
 }
 
 void cpu_usage(const struct cpu *c, struct cpu_usage *u)

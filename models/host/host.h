@@ -74,12 +74,14 @@ struct host_params {
 	uint64_t page_size;		/* bytes */
 	uint64_t mem_mb;		/* MiB, for $mb_memory */
 	sim_time syscall;		/* user/kernel entry + exit of one syscall */
+	sim_time syscall_user;		/* user time lost after each syscall */
 	sim_time ctx_switch;		/* __schedule + switch_to between tasks */
 	sim_time ctx_switch_mm;		/* extra when the address space changes */
 	sim_time wakeup;		/* try_to_wake_up, charged to the waker */
 	sim_time wakeup_remote;		/* extra for a wake-up on another CPU (IPI) */
 	sim_time irq_entry;		/* hard IRQ entry and exit */
 	sim_time softirq_entry;		/* one __do_softirq pass */
+	char *idle_states;		/* "EXIT:RESIDENCY,..." in ns, shallow first */
 	sim_time sched_latency;		/* CFS targeted latency (scaled) */
 	sim_time wakeup_granularity;	/* CFS wake-up preemption granularity */
 	sim_time min_granularity;	/* CFS minimum slice before tick preemption */
@@ -89,6 +91,7 @@ struct host_params {
 extern const struct param_def host_param_table[];
 
 /* Host life cycle */
+bool host_params_check(const struct host_params *p, GError **err);
 struct host *host_new(struct sim *s, const struct host_params *p);
 void host_free(struct host *h);
 const struct host_params *host_params(const struct host *h);
@@ -104,6 +107,9 @@ void xctx_charge(struct xctx *x, stage_id st, sim_time ns);
 void xctx_defer(struct xctx *x, struct sim_msg action);
 /* Charge the wake-up cost to x, then wake t when x gets there. */
 void xctx_wake(struct xctx *x, struct task *t);
+/* n syscalls' entry and exit, in a task's step: their kernel cost and the
+ * user time they cost after returning. */
+void xctx_syscall(struct xctx *x, unsigned n);
 struct task *xctx_task(const struct xctx *x);	/* NULL for IRQ contexts */
 struct cpu *xctx_cpu(const struct xctx *x);
 bool xctx_in_irq(const struct xctx *x);
@@ -148,9 +154,14 @@ struct cpu_usage {
 	sim_time class_ns[CPU_CLASS_NR];
 	uint64_t ctx_switches;
 	uint64_t irqs;
+	uint64_t idle_exits;	/* wake-ups that paid idle_exit_ns */
 };
 
 void task_usage(const struct task *t, struct task_usage *u);
+/* The summed usage of every task whose name starts with prefix, and their
+ * number. */
+void host_tasks_usage(const struct host *h, const char *prefix,
+		      struct task_usage *sum, unsigned *n);
 void cpu_usage(const struct cpu *c, struct cpu_usage *u);
 /* CPU time per stage summed over all CPUs since start or the last reset. */
 const sim_time *host_stage_ns(const struct host *h);
