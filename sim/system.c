@@ -4,6 +4,7 @@
 #include "fs/buffered.h"
 #include "fs/iomap_dio.h"
 #include "fs/pagecache.h"
+#include "fs/writeback.h"
 #include "output.h"
 #include "profile.h"
 #include "system.h"
@@ -475,9 +476,31 @@ static bool build_devices(struct system *s, GError **err)
 		}
 		d->bdev = blkdev_new(d->q, &s->sp.blkdev, &s->kf);
 	}
-	if (s->mounts->len)
-		s->pc = pagecache_new(s->host, &s->sp.pagecache,
-				      (uint32_t)s->sp.cpu.page_size);
+	if (s->mounts->len) {
+		uint64_t page = s->sp.cpu.page_size;
+		uint64_t folio = s->sp.pagecache.folio_kb ?
+				 (uint64_t)s->sp.pagecache.folio_kb * 1024 : page;
+		if (folio % page) {
+			storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
+					    "%" G_GUINT64_FORMAT " KiB folios are not a "
+					    "whole number of %" G_GUINT64_FORMAT "-byte "
+					    "pages", folio / 1024, page);
+			return false;
+		}
+		for (unsigned i = 0; i < s->mounts->len; i++) {
+			struct system_mount *m = s->mounts->pdata[i];
+			if (folio / m->params.block_size > FOLIO_BLOCKS_MAX) {
+				storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
+						    "a %" G_GUINT64_FORMAT "-byte folio holds "
+						    "more than %d blocks of %s's %u bytes",
+						    folio, FOLIO_BLOCKS_MAX, m->path,
+						    m->params.block_size);
+				return false;
+			}
+		}
+		s->pc = pagecache_new(s->host, &s->sp.pagecache, (uint32_t)folio);
+		s->wb = writeback_new(s->host, s->pc);
+	}
 	for (unsigned i = 0; i < s->mounts->len; i++) {
 		struct system_mount *m = s->mounts->pdata[i];
 		m->fs = fs_new(s->host, m->path, m->dev->q, &m->params, &s->kf,
@@ -549,6 +572,7 @@ void system_free(struct system *s)
 		g_free(m);
 	}
 	g_ptr_array_free(s->mounts, TRUE);
+	writeback_free(s->wb);
 	pagecache_free(s->pc);
 	for (unsigned i = 0; i < s->devices->len; i++) {
 		struct system_device *d = s->devices->pdata[i];

@@ -57,6 +57,7 @@ struct system {
 	struct kernel_features kf;
 	struct host *host;
 	struct pagecache *pc;	/* shared by every file system */
+	struct writeback *wb;	/* the page cache's */
 	char *host_profile;
 	GPtrArray *devices;	/* struct system_device * */
 	GPtrArray *mounts;	/* struct system_mount * */

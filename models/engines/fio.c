@@ -606,6 +606,24 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 	return names;
 }
 
+/* Whether the job's buffered writes cover whole blocks of blksize bytes,
+ * or find them in the page cache (pre_read). */
+static bool buffered_writes_whole(const struct fio_thread *td, uint32_t blksize)
+{
+	const struct job_options *o = td->o;
+	const int w = FIO_DDIR_WRITE;
+
+	if (o->direct || o->pre_read || !fio_rw_does(o->rw, w) || !blksize)
+		return true;
+	if (o->bs[w] % blksize || o->min_bs[w] % blksize ||
+	    o->max_bs[w] % blksize || o->offset % blksize)
+		return false;
+	for (unsigned i = 0; i < o->bssplit_nr[w]; i++)
+		if (o->bssplit[w][i].bs % blksize)
+			return false;
+	return true;
+}
+
 static bool setup_files(struct fio_thread *td, GError **err)
 {
 	const struct job *job = td->job;
@@ -650,6 +668,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
 						    "no room at offset %" G_GUINT64_FORMAT,
 						    f->path, f->f->size, o->offset);
+				return false;
+			}
+			if (!buffered_writes_whole(td, f->f->blksize)) {
+				storsim_unsupported_error(err, ofile, oline, "bs",
+					"buffered writes of part of a %u-byte block "
+					"read the block first, which is not modelled "
+					"yet (use whole blocks, or pre_read=1)",
+					f->f->blksize);
 				return false;
 			}
 			uint64_t avail = f->f->size - o->offset;

@@ -23,7 +23,7 @@
 #include <glib.h>
 
 #include "fs/blkdev.h"
-#include "fs/buffered.h"
+#include "fs/writeback.h"
 
 #define P(field) offsetof(struct blkdev_params, field)
 const struct param_def blkdev_param_table[] = {
@@ -140,6 +140,7 @@ void blkdev_open(struct blkdev *b, struct sfile *f, const char *path)
 		.ops = &blkdev_fops,
 		.path = path,
 		.size = blk_queue_config(b->q)->capacity,
+		.blksize = blk_queue_config(b->q)->logical_block_size,
 		.nowait = blk_queue_config(b->q)->nowait,
 		.priv = b,
 	};

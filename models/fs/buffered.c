@@ -1,5 +1,5 @@
 /*
- * Buffered I/O through the page cache: reads, writes, fsync.
+ * Buffered I/O through the page cache: reads and writes.
  *
  * Stands for mm/filemap.c (filemap_read: look up each folio, start
  * readahead on a miss, wait for the folio to be unlocked, copy to user
@@ -7,10 +7,9 @@
  * IOCB_WAITQ arm a wake-up on the folio and return -EIOCBQUEUED, the async
  * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra: a
  * random read is read as is; a sequential stream's window doubles up to
- * ra_pages), fs/iomap/buffered-io.c (iomap_file_buffered_write: copy into
- * the folio and dirty it; iomap_writepages/iomap_writepage_map:
- * writeback) and fs/sync.c + xfs_file_fsync (file_write_and_wait_range,
- * then a cache flush when the device has a volatile write cache).
+ * ra_pages) and fs/iomap/buffered-io.c (iomap_file_buffered_write: copy
+ * into the folio and dirty it, then balance_dirty_pages). Writeback and
+ * fsync are models/fs/writeback.c.
  *
  * Dirty state is per folio before Linux 6.6 and per block after (kernel
  * feature iomap_per_block_dirty): with 64 KiB folios and 4 KiB blocks, a
@@ -19,18 +18,21 @@
  *
  * A synchronous reader that must wait sleeps with its kiocb's sync_wait:
  * the folio's unlock calls ki_complete and the reader copies the data
- * (dio_complete) once woken.
+ * (dio_complete) once woken. A writer over the dirty limit waits the same
+ * way, or gets -EAGAIN with IOCB_NOWAIT.
  *
  * Parameters: the page cache's (host profile, model "pagecache"), the file
- * system's write_iter_ns, read_iter_ns, and the bio costs of blk_mq.
- * Left out: partial-block writes to blocks not in the cache (refused by
- * the fio model), dirty throttling (balance_dirty_pages), background
- * writeback, readahead's async marker, mmap.
+ * system's write_iter_ns, read_iter_ns, iomap_begin_ns (block mapping of a
+ * readahead), and the bio costs of blk_mq.
+ * Left out: writes of part of a block that is not in the cache (the
+ * kernel reads it first; the fio model refuses them), readahead's async
+ * marker, mmap.
  */
 #include <glib.h>
 
 #include "fs/buffered.h"
 #include "fs/pagecache.h"
+#include "fs/writeback.h"
 #include "pool.h"
 
 #define RA_MAX_BYTES (128 * 1024)	/* default read_ahead_kb */
@@ -41,26 +43,10 @@ struct ra_io {			/* a read bio's folios */
 	unsigned n;
 };
 
-struct wb_io {			/* a writeback bio's folio */
-	struct folio *f;
-	struct fsync_op *op;
-};
-
-static struct sim_pool ra_pool, wb_pool;
+static struct sim_pool ra_pool;
 
 static stage_id st_read_iter, st_write_iter, st_copy_to, st_copy_from,
-	st_write_begin, st_dirty, st_read_end, st_wb_folio, st_wb_block,
-	st_wb_end, st_fsync, st_bio, st_flush, st_map;
-
-enum { FSYNC_WB_DONE, FSYNC_FLUSH_DONE };
-
-static void fsync_handle(struct sim_component *c, unsigned type, void *ptr,
-			 uint64_t arg);
-
-static const struct sim_component_ops fsync_ops = {
-	.name = "fsync",
-	.handle = fsync_handle,
-};
+	st_write_begin, st_dirty, st_read_end, st_bio, st_map;
 
 static void register_stages(void)
 {
@@ -77,22 +63,11 @@ static void register_stages(void)
 				  "filemap_dirty_folio, __mark_inode_dirty");
 	st_read_end = stage_register("read_end_io", CPU_SYS,
 				     "iomap_read_end_io, folio_end_read");
-	st_wb_folio = stage_register("iomap_writepage_map", CPU_SYS,
-				     "write_cache_pages, iomap_writepage_map");
-	st_wb_block = stage_register("iomap_add_to_ioend", CPU_SYS,
-				     "iomap_add_to_ioend");
-	st_wb_end = stage_register("writeback_end", CPU_SYS,
-				   "iomap_finish_ioend, folio_end_writeback");
-	st_fsync = stage_register("fsync", CPU_SYS,
-				  "xfs_file_fsync, file_write_and_wait_range");
 	st_bio = stage_register("submit_bio_prep", CPU_SYS, "bio_alloc, bio_add_folio");
-	st_flush = stage_register("blkdev_issue_flush", CPU_SYS, "blkdev_issue_flush");
 	st_map = stage_register("fs_map_blocks", CPU_SYS,
 				"->readahead block mapping: ext4_map_blocks, iomap_begin");
-	if (!ra_pool.chunks) {
+	if (!ra_pool.chunks)
 		sim_pool_init(&ra_pool, sizeof(struct ra_io), 64);
-		sim_pool_init(&wb_pool, sizeof(struct wb_io), 64);
-	}
 }
 
 static void charge_copy(struct xctx *x, stage_id st,
@@ -260,16 +235,27 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 
 /* ---- writes ---- */
 
+/* A writer throttled by balance_dirty_pages goes on. */
+static void write_unthrottle(struct xctx *x, struct folio_waiter *w)
+{
+	struct kiocb *iocb = w->arg;
+	iocb->ki_complete(x, iocb, (long)iocb->len);
+}
+
 static long buffered_write(struct xctx *x, struct kiocb *iocb)
 {
 	struct inode *ino = iocb->file->priv;
 	struct mapping *m = ino->map;
 	const struct pagecache_params *p = pagecache_params(m->pc);
+	struct writeback *wb = pagecache_writeback(m->pc);
 	bool per_block = fs_kernel(ino->fs)->iomap_per_block_dirty;
 	uint64_t end = iocb->pos + iocb->len;
 
 	if (end > (uint64_t)m->nfolios * m->folio_size || iocb->len == 0)
 		return -27; /* -EFBIG: writes stay within the file's blocks */
+	/* balance_dirty_pages_ratelimited_flags(BDP_ASYNC) */
+	if ((iocb->flags & KI_NOWAIT) && dirty_limit_exceeded(wb))
+		return -VFS_EAGAIN;
 	xctx_charge(x, st_write_iter, fs_params(ino->fs)->write_iter);
 	for (uint64_t i = iocb->pos / m->folio_size; i <= (end - 1) / m->folio_size;
 	     i++) {
@@ -292,172 +278,12 @@ static long buffered_write(struct xctx *x, struct kiocb *iocb)
 	}
 	if (end > ino->size)
 		ino->size = end;
+	iocb->waiter = (struct folio_waiter){.fn = write_unthrottle, .arg = iocb};
+	if (balance_dirty_pages(x, wb, &iocb->waiter)) {
+		iocb->dio_complete = NULL;
+		return -EIOCBQUEUED;
+	}
 	return (long)iocb->len;
-}
-
-/* ---- fsync: write back the dirty ranges, wait, flush the cache ---- */
-
-static void fsync_step_done(struct fsync_op *op)
-{
-	task_then(op->task, op->done);
-}
-
-static void flush_end_io(struct xctx *x, struct bio *bio)
-{
-	struct fsync_op *op = bio->private;
-
-	if (bio->status && !op->res)
-		op->res = -VFS_EIO;
-	bio_free(bio);
-	if (xctx_task(x) == op->task && op->in_call)
-		op->finished_inline = true;
-	else
-		xctx_wake(x, op->task);
-}
-
-/* Send a cache flush and sleep until it is done (blkdev_issue_flush). */
-static void fsync_flush(struct xctx *x, struct fsync_op *op, struct blk_queue *q)
-{
-	struct bio *bio = bio_alloc(x, q, 0, true);
-
-	xctx_charge(x, st_flush, blk_queue_params(q)->submit_bio);
-	bio->op = REQ_OP_FLUSH;
-	bio->flags = REQ_PREFLUSH | REQ_SYNC;
-	bio->end_io = flush_end_io;
-	bio->private = op;
-	op->finished_inline = false;
-	op->in_call = true;
-	submit_bio(x, bio);
-	op->in_call = false;
-	if (op->finished_inline)
-		fsync_step_done(op);
-	else
-		task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_FLUSH_DONE, op, 0));
-}
-
-static void fsync_after_writeback(struct xctx *x, struct fsync_op *op)
-{
-	if (blk_queue_config(op->q)->write_cache)
-		fsync_flush(x, op, op->q);
-	else
-		fsync_step_done(op);
-}
-
-static void wb_end_io(struct xctx *x, struct bio *bio)
-{
-	struct wb_io *w = bio->private;
-	struct fsync_op *op = w->op;
-	const struct pagecache_params *p = pagecache_params(w->f->m->pc);
-
-	xctx_charge(x, st_wb_end, p->wb_end);
-	folio_end_writeback(w->f);
-	if (bio->status && !op->res)
-		op->res = -VFS_EIO;
-	bio_free(bio);
-	sim_pool_put(&wb_pool, w);
-	if (--op->pending)
-		return;
-	if (xctx_task(x) == op->task && op->in_call)
-		op->finished_inline = true;
-	else
-		xctx_wake(x, op->task);
-}
-
-static void fsync_handle(struct sim_component *c, unsigned type, void *ptr,
-			 uint64_t arg)
-{
-	struct fsync_op *op = ptr;
-	struct xctx *x = host_current(blk_queue_host(op->q));
-
-	if (type == FSYNC_WB_DONE)
-		fsync_after_writeback(x, op);
-	else
-		fsync_step_done(op);
-}
-
-/* Write the blocks of each dirty folio: one bio per run of consecutive
- * blocks in a folio (iomap's ioend merges them). */
-static unsigned writeback(struct xctx *x, struct inode *ino, struct fsync_op *op)
-{
-	struct mapping *m = ino->map;
-	const struct pagecache_params *p = pagecache_params(m->pc);
-	struct blk_queue *q = fs_queue(ino->fs);
-	unsigned bios = 0;
-
-	blk_start_plug(x);
-	for (struct folio *f = mapping_take_dirty(m), *next; f; f = next) {
-		next = f->dirty_next;
-		f->dirty_next = NULL;
-		xctx_charge(x, st_wb_folio, p->wb_folio);
-		uint64_t blocks = folio_start_writeback(f);
-		unsigned nblk = (unsigned)__builtin_popcountll(blocks);
-		xctx_charge(x, st_wb_block, p->wb_block * nblk);
-		while (blocks) {
-			unsigned b0 = (unsigned)__builtin_ctzll(blocks), b1 = b0;
-			while (b1 + 1 < m->blocks_per_folio && (blocks >> (b1 + 1)) & 1)
-				b1++;
-			uint64_t run = b1 - b0 + 1;
-			blocks &= ~(((run == 64) ? UINT64_MAX :
-				     ((UINT64_C(1) << run) - 1)) << b0);
-			struct wb_io *w = sim_pool_get(&wb_pool);
-			*w = (struct wb_io){.f = f, .op = op};
-			uint64_t off = f->index * m->folio_size + (uint64_t)b0 * m->block_size;
-			uint32_t len = (uint32_t)(run * m->block_size);
-			struct bio *bio = bio_alloc(x, q, 1, false);
-			xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page);
-			bio->op = REQ_OP_WRITE;
-			bio->sector = ino->start_sector + off / 512;
-			bio->size = len;
-			bio->nr_segs = (len + 4095) / 4096;
-			bio->end_io = wb_end_io;
-			bio->private = w;
-			op->pending++;
-			bios++;
-			submit_bio(x, bio);
-		}
-		if (!nblk)
-			folio_end_writeback(f);
-	}
-	blk_finish_plug(x);
-	return bios;
-}
-
-static void fsync_begin(struct xctx *x, struct fsync_op *op,
-			struct blk_queue *q, sim_time entry)
-{
-	register_stages();
-	sim_component_init(host_sim(blk_queue_host(q)), &op->comp, &fsync_ops,
-			   "fsync");
-	xctx_charge(x, st_fsync, entry);
-	op->q = q;
-	op->res = 0;
-	op->pending = 0;
-	op->finished_inline = false;
-}
-
-void fsync_flush_only(struct xctx *x, struct fsync_op *op, struct blk_queue *q,
-		      sim_time entry)
-{
-	fsync_begin(x, op, q, entry);
-	fsync_after_writeback(x, op);
-}
-
-void fs_fsync(struct xctx *x, struct fsync_op *op)
-{
-	struct inode *ino = op->file->priv;
-
-	fsync_begin(x, op, fs_queue(ino->fs),
-		    pagecache_params(fs_pagecache(ino->fs))->fsync);
-	if (ino->map && ino->map->dirty_head) {
-		op->in_call = true;
-		writeback(x, ino, op);
-		op->in_call = false;
-		if (op->pending) {
-			task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_WB_DONE, op, 0));
-			return;
-		}
-	}
-	fsync_after_writeback(x, op);
 }
 
 static const struct file_ops buffered_fops = {
@@ -472,7 +298,7 @@ void buffered_open(struct inode *ino, struct sfile *f)
 	register_stages();
 	if (!ino->map) {
 		ino->map = g_new0(struct mapping, 1);
-		mapping_init(ino->map, fs_pagecache(ino->fs),
+		mapping_init(ino->map, fs_pagecache(ino->fs), ino,
 			     ino->nblocks * fs_params(ino->fs)->block_size,
 			     fs_params(ino->fs)->block_size);
 	}
@@ -480,6 +306,7 @@ void buffered_open(struct inode *ino, struct sfile *f)
 		.ops = &buffered_fops,
 		.path = ino->path,
 		.size = ino->size,
+		.blksize = fs_params(ino->fs)->block_size,
 		.nowait = true,
 		.buf_rasync = true,
 		.priv = ino,

@@ -30,7 +30,7 @@
  */
 #include <glib.h>
 
-#include "fs/buffered.h"
+#include "fs/writeback.h"
 #include "fs/fs.h"
 #include "fs/iomap_dio.h"
 #include "pool.h"
@@ -283,6 +283,7 @@ void iomap_dio_open(struct inode *ino, struct sfile *f)
 		.ops = &iomap_dio_fops,
 		.path = ino->path,
 		.size = ino->size,
+		.blksize = fs_params(ino->fs)->block_size,
 		.nowait = true,
 		.priv = ino,
 	};

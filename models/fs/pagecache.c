@@ -18,13 +18,20 @@
  * lookup is an array load: memory grows with file sizes (8 bytes per folio
  * slot), never with the number of I/Os simulated.
  *
+ * The cache counts dirty folios and folios under writeback, and keeps
+ * the mappings with dirty folios in the order they became dirty, for the
+ * flusher and dirty throttling (models/fs/writeback.c).
+ *
  * Parameters (host profile, model "pagecache"): CPU costs lookup_ns,
  * alloc_ns, insert_ns, copy_ns_per_kib, read_iter_ns, write_begin_ns,
  * dirty_ns, unlock_ns, read_end_ns, wb_folio_ns, wb_block_ns, wb_end_ns,
- * fsync_ns, reclaim_ns; cache_mb, the memory the cache may use.
+ * fsync_ns, reclaim_ns; cache_mb, the memory the cache may use; folio_kb,
+ * large folios (a whole number of pages, at most 64 blocks); the
+ * writeback sysctls dirty_background_ratio, dirty_ratio (% of cache_mb),
+ * dirty_writeback_ms, dirty_expire_ms.
  *
- * Left out: large folios, shadow entries and refaults, active/inactive
- * lists, memory cgroups, mmap.
+ * Left out: folios of mixed sizes in one file, shadow entries and
+ * refaults, active/inactive lists, memory cgroups, mmap.
  */
 #include <glib.h>
 #include <stdlib.h>
@@ -65,6 +72,16 @@ const struct param_def pagecache_param_table[] = {
 	 "evict one clean folio"},
 	{"cache_mb", PARAM_U32, P(cache_mb), "8192", 1, 1 << 30, "MiB",
 	 "memory the page cache may hold"},
+	{"folio_kb", PARAM_U32, P(folio_kb), "0", 0, 1 << 20, "KiB",
+	 "large folios of this size (a multiple of the page size); 0: pages"},
+	{"dirty_background_ratio", PARAM_U32, P(dirty_background_ratio), "10", 0,
+	 100, "%", "vm.dirty_background_ratio: the flusher starts above this"},
+	{"dirty_ratio", PARAM_U32, P(dirty_ratio), "20", 1, 100, "%",
+	 "vm.dirty_ratio: writers wait above this (dirty + writeback)"},
+	{"dirty_writeback_ms", PARAM_TIME, P(dirty_writeback), "5000", 1, 1e12, "ms",
+	 "vm.dirty_writeback_centisecs: the flusher's period"},
+	{"dirty_expire_ms", PARAM_TIME, P(dirty_expire), "30000", 0, 1e12, "ms",
+	 "vm.dirty_expire_centisecs: age at which the flusher writes data"},
 	PARAM_END,
 };
 
@@ -73,6 +90,10 @@ struct pagecache {
 	struct pagecache_params p;
 	uint32_t folio_size;
 	uint64_t limit;		/* folios */
+	uint64_t nr_dirty, nr_writeback;	/* folios */
+	struct mapping dirty;	/* sentinel: next = oldest dirty mapping */
+	GPtrArray *sort;	/* scratch for mapping_take_dirty */
+	struct writeback *wb;
 	struct sim_pool folios;
 	struct folio lru;	/* sentinel: next = newest, prev = oldest */
 	struct pagecache_stats st;
@@ -97,6 +118,8 @@ struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p
 	pc->limit = ((uint64_t)p->cache_mb << 20) / folio_size;
 	sim_pool_init(&pc->folios, sizeof(struct folio), 256);
 	pc->lru.lru_next = pc->lru.lru_prev = &pc->lru;
+	pc->dirty.dirty_next = pc->dirty.dirty_prev = &pc->dirty;
+	pc->sort = g_ptr_array_new();
 	return pc;
 }
 
@@ -105,6 +128,7 @@ void pagecache_free(struct pagecache *pc)
 	if (!pc)
 		return;
 	sim_pool_destroy(&pc->folios);
+	g_ptr_array_free(pc->sort, TRUE);
 	g_free(pc);
 }
 
@@ -118,10 +142,10 @@ uint32_t pagecache_folio_size(const struct pagecache *pc)
 	return pc->folio_size;
 }
 
-void mapping_init(struct mapping *m, struct pagecache *pc, uint64_t size,
-		  uint32_t block_size)
+void mapping_init(struct mapping *m, struct pagecache *pc, void *host,
+		  uint64_t size, uint32_t block_size)
 {
-	*m = (struct mapping){.pc = pc};
+	*m = (struct mapping){.pc = pc, .host = host};
 	m->folio_size = pc->folio_size;
 	m->block_size = block_size < pc->folio_size ? block_size : pc->folio_size;
 	m->blocks_per_folio = m->folio_size / m->block_size;
@@ -132,6 +156,10 @@ void mapping_init(struct mapping *m, struct pagecache *pc, uint64_t size,
 
 void mapping_clear(struct mapping *m)
 {
+	if (m->dirty_next) {
+		m->dirty_prev->dirty_next = m->dirty_next;
+		m->dirty_next->dirty_prev = m->dirty_prev;
+	}
 	g_free(m->slot);
 	*m = (struct mapping){0};
 }
@@ -243,13 +271,60 @@ uint64_t folio_block_mask(const struct folio *f, uint64_t off, uint64_t len)
 
 void folio_mark_dirty(struct folio *f, uint64_t mask)
 {
+	struct mapping *m = f->m;
+	struct pagecache *pc = m->pc;
+
 	if (!f->dirty && mask) {
-		f->m->nr_dirty++;
-		f->m->pc->st.dirtied++;
-		f->dirty_next = f->m->dirty_head;
-		f->m->dirty_head = f;
+		if (m->nr_dirty++ == 0) {
+			/* __mark_inode_dirty: on the flusher's list, oldest
+			 * first. */
+			m->dirtied_when = sim_now(host_sim(pc->h));
+			m->dirty_prev = pc->dirty.dirty_prev;
+			m->dirty_next = &pc->dirty;
+			pc->dirty.dirty_prev->dirty_next = m;
+			pc->dirty.dirty_prev = m;
+		}
+		pc->nr_dirty++;
+		pc->st.dirtied++;
+		f->dirty_next = m->dirty_head;
+		m->dirty_head = f;
 	}
 	f->dirty |= mask;
+}
+
+struct mapping *pagecache_oldest_dirty(const struct pagecache *pc)
+{
+	return pc->dirty.dirty_next == &pc->dirty ? NULL : pc->dirty.dirty_next;
+}
+
+uint64_t pagecache_nr_dirty(const struct pagecache *pc)
+{
+	return pc->nr_dirty;
+}
+
+uint64_t pagecache_nr_writeback(const struct pagecache *pc)
+{
+	return pc->nr_writeback;
+}
+
+uint64_t pagecache_nr_limit(const struct pagecache *pc)
+{
+	return pc->limit;
+}
+
+struct host *pagecache_host(const struct pagecache *pc)
+{
+	return pc->h;
+}
+
+void pagecache_set_writeback(struct pagecache *pc, struct writeback *wb)
+{
+	pc->wb = wb;
+}
+
+struct writeback *pagecache_writeback(const struct pagecache *pc)
+{
+	return pc->wb;
 }
 
 static int by_index(const void *a, const void *b)
@@ -270,36 +345,51 @@ struct folio *mapping_take_dirty(struct mapping *m)
 	if (n < 2)
 		return head;
 	/* Writeback walks the file in index order. */
-	struct folio *stack[64];
-	struct folio **v = n <= G_N_ELEMENTS(stack) ? stack : g_new(struct folio *, n);
-	n = 0;
+	GPtrArray *v = m->pc->sort;
+	g_ptr_array_set_size(v, 0);
 	for (struct folio *f = head; f; f = f->dirty_next)
-		v[n++] = f;
-	qsort(v, n, sizeof(*v), by_index);
-	for (unsigned i = n; i-- > 0; ) {
-		v[i]->dirty_next = out;
-		out = v[i];
+		g_ptr_array_add(v, f);
+	qsort(v->pdata, v->len, sizeof(void *), by_index);
+	for (unsigned i = v->len; i-- > 0; ) {
+		struct folio *f = v->pdata[i];
+		f->dirty_next = out;
+		out = f;
 	}
-	if (v != stack)
-		g_free(v);
 	return out;
 }
 
 uint64_t folio_start_writeback(struct folio *f)
 {
+	struct mapping *m = f->m;
+	struct pagecache *pc = m->pc;
 	uint64_t blocks = f->dirty;
 
-	if (blocks)
-		f->m->nr_dirty--;
+	if (blocks) {
+		pc->nr_dirty--;
+		if (--m->nr_dirty == 0) {
+			m->dirty_prev->dirty_next = m->dirty_next;
+			m->dirty_next->dirty_prev = m->dirty_prev;
+			m->dirty_prev = m->dirty_next = NULL;
+		}
+	}
 	f->dirty = 0;
-	f->writeback = true;
-	f->m->pc->st.written_back_blocks += (uint64_t)__builtin_popcountll(blocks);
+	if (!f->writeback) {
+		f->writeback = true;
+		m->nr_writeback++;
+		pc->nr_writeback++;
+	}
+	pc->st.written_back_blocks += (uint64_t)__builtin_popcountll(blocks);
 	return blocks;
 }
 
-void folio_end_writeback(struct folio *f)
+bool folio_end_writeback(struct folio *f)
 {
+	if (f->wb_bios && --f->wb_bios)
+		return false;
 	f->writeback = false;
+	f->m->nr_writeback--;
+	f->m->pc->nr_writeback--;
+	return true;
 }
 
 void folio_wait(struct folio *f, struct folio_waiter *w)

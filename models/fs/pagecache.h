@@ -28,6 +28,11 @@ struct pagecache_params {
 	sim_time fsync;		/* ->fsync entry and the wait set-up */
 	sim_time reclaim;	/* evicting one clean folio */
 	uint32_t cache_mb;	/* MiB the page cache may hold */
+	uint32_t folio_kb;	/* folio size; 0: the base page size */
+	uint32_t dirty_background_ratio;	/* % of the cache */
+	uint32_t dirty_ratio;			/* % of the cache */
+	sim_time dirty_writeback;	/* flusher period */
+	sim_time dirty_expire;		/* age at which dirty data is written */
 };
 
 extern const struct param_def pagecache_param_table[];
@@ -45,6 +50,7 @@ struct folio {
 	uint64_t dirty;		/* per block */
 	bool locked;		/* read in flight */
 	bool writeback;		/* write in flight */
+	uint16_t wb_bios;	/* writeback bios covering it */
 	struct folio_waiter *waiters;
 	struct folio *lru_prev, *lru_next;
 	struct folio *dirty_next;	/* the mapping's dirty list */
@@ -52,11 +58,17 @@ struct folio {
 
 struct mapping {
 	struct pagecache *pc;
+	void *host;		/* the inode */
 	uint64_t nfolios;	/* slots: the file's size in folios */
 	struct folio **slot;
 	uint32_t folio_size, block_size, blocks_per_folio;
 	uint64_t nr_dirty;	/* folios with dirty blocks */
-	struct folio *dirty_head;	/* those folios, newest first */
+	uint64_t nr_writeback;	/* folios under writeback */
+	struct folio *dirty_head;	/* the dirty folios, newest first */
+	sim_time dirtied_when;	/* it last went from clean to dirty */
+	struct mapping *dirty_prev, *dirty_next;	/* the cache's dirty list */
+	struct fsync_op *wb_waiters;	/* waiting for nr_writeback == 0 */
+	int wb_err;		/* a writeback error not yet reported */
 };
 
 struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p,
@@ -65,9 +77,9 @@ void pagecache_free(struct pagecache *pc);
 const struct pagecache_params *pagecache_params(const struct pagecache *pc);
 uint32_t pagecache_folio_size(const struct pagecache *pc);
 
-/* A mapping for a file of size bytes and block_size blocks. */
-void mapping_init(struct mapping *m, struct pagecache *pc, uint64_t size,
-		  uint32_t block_size);
+/* A mapping for host's file of size bytes and block_size blocks. */
+void mapping_init(struct mapping *m, struct pagecache *pc, void *host,
+		  uint64_t size, uint32_t block_size);
 void mapping_clear(struct mapping *m);
 
 /* Look up (charging the lookup), or NULL. */
@@ -82,14 +94,28 @@ void folio_preload(struct mapping *m, uint64_t index);
 /* Blocks of f covering the byte range [off, off + len) of the file. */
 uint64_t folio_block_mask(const struct folio *f, uint64_t off, uint64_t len);
 
-/* Mark blocks dirty; count the folio as dirty when it becomes so. */
+/* Mark blocks dirty; count the folio, and its mapping, as dirty when they
+ * become so. */
 void folio_mark_dirty(struct folio *f, uint64_t mask);
 /* Take the mapping's dirty folios (a list through dirty_next, in index
- * order) for writeback. */
+ * order); the caller starts writeback on each. */
 struct folio *mapping_take_dirty(struct mapping *m);
-/* Take the dirty state for writeback: returns the blocks to write. */
+/* Move the folio's dirty state to writeback: returns the blocks to write.
+ * Each bio that covers the folio counts in wb_bios. */
 uint64_t folio_start_writeback(struct folio *f);
-void folio_end_writeback(struct folio *f);
+/* A writeback bio covering f is done; true when f's writeback is. */
+bool folio_end_writeback(struct folio *f);
+/* The mapping that has been dirty the longest, or NULL. */
+struct mapping *pagecache_oldest_dirty(const struct pagecache *pc);
+/* Folios dirty and under writeback, all files. */
+uint64_t pagecache_nr_dirty(const struct pagecache *pc);
+uint64_t pagecache_nr_writeback(const struct pagecache *pc);
+uint64_t pagecache_nr_limit(const struct pagecache *pc);	/* cache_mb in folios */
+struct host *pagecache_host(const struct pagecache *pc);
+/* The writeback state (models/fs/writeback.c) attached to the cache. */
+struct writeback;
+void pagecache_set_writeback(struct pagecache *pc, struct writeback *wb);
+struct writeback *pagecache_writeback(const struct pagecache *pc);
 
 /* Wait for the folio to be unlocked: w->fn is called when it is. */
 void folio_wait(struct folio *f, struct folio_waiter *w);

@@ -94,9 +94,9 @@ struct fsync_op {
 	long res;
 	/* the file's state of the operation */
 	struct blk_queue *q;
-	unsigned pending;
 	bool in_call;
 	bool finished_inline;
+	struct fsync_op *next;	/* waiting for the same file's writeback */
 };
 
 /* Polled I/O (KI_HIPRI): a file that submits a polled bio leaves the
@@ -107,6 +107,7 @@ struct sfile {
 	const struct file_ops *ops;
 	const char *path;
 	uint64_t size;
+	uint32_t blksize;	/* the unit of I/O that needs no read-modify-write */
 	bool nowait;		/* FMODE_NOWAIT */
 	bool buf_rasync;	/* FMODE_BUF_RASYNC */
 	void *priv;
