@@ -123,6 +123,8 @@ TESTS += tests/reproduce-iomap-per-block-dirty.sh
 EXTRA_DIST += tests/reproduce-iomap-per-block-dirty.sh
 TESTS += tests/reproduce-async-buffered-reads.sh
 EXTRA_DIST += tests/reproduce-async-buffered-reads.sh
+TESTS += tests/writeback.sh
+EXTRA_DIST += tests/writeback.sh tests/jobs/writeback
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

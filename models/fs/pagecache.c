@@ -28,7 +28,7 @@
  * fsync_ns, reclaim_ns; cache_mb, the memory the cache may use; folio_kb,
  * large folios (a whole number of pages, at most 64 blocks); the
  * writeback sysctls dirty_background_ratio, dirty_ratio (% of cache_mb),
- * dirty_writeback_ms, dirty_expire_ms.
+ * dirty_writeback_ns, dirty_expire_ns.
  *
  * Left out: folios of mixed sizes in one file, shadow entries and
  * refaults, active/inactive lists, memory cgroups, mmap.
@@ -78,10 +78,10 @@ const struct param_def pagecache_param_table[] = {
 	 100, "%", "vm.dirty_background_ratio: the flusher starts above this"},
 	{"dirty_ratio", PARAM_U32, P(dirty_ratio), "20", 1, 100, "%",
 	 "vm.dirty_ratio: writers wait above this (dirty + writeback)"},
-	{"dirty_writeback_ms", PARAM_TIME, P(dirty_writeback), "5000", 1, 1e12, "ms",
-	 "vm.dirty_writeback_centisecs: the flusher's period"},
-	{"dirty_expire_ms", PARAM_TIME, P(dirty_expire), "30000", 0, 1e12, "ms",
-	 "vm.dirty_expire_centisecs: age at which the flusher writes data"},
+	{"dirty_writeback_ns", PARAM_TIME, P(dirty_writeback), "5000000000", 1,
+	 1e13, "ns", "vm.dirty_writeback_centisecs: the flusher's period"},
+	{"dirty_expire_ns", PARAM_TIME, P(dirty_expire), "30000000000", 0, 1e13,
+	 "ns", "vm.dirty_expire_centisecs: age at which the flusher writes data"},
 	PARAM_END,
 };
 

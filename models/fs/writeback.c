@@ -20,7 +20,7 @@
  *
  * Parameters (host profile, model "pagecache"): wb_folio_ns, wb_block_ns,
  * wb_end_ns, fsync_ns and the writeback sysctls dirty_background_ratio,
- * dirty_ratio, dirty_writeback_ms, dirty_expire_ms; the bio costs of
+ * dirty_ratio, dirty_writeback_ns, dirty_expire_ns; the bio costs of
  * blk_mq. The thresholds are fractions of cache_mb, the kernel's of
  * dirtyable memory.
  *
@@ -80,6 +80,15 @@ static void register_stages(void)
 static uint64_t dirty_thresh(const struct writeback *wb, uint32_t ratio)
 {
 	return pagecache_nr_limit(wb->pc) * ratio / 100;
+}
+
+/* domain_dirty_limits: a background threshold at or above the dirty
+ * limit is halved to it. */
+static uint64_t background_thresh(const struct writeback *wb)
+{
+	uint64_t bg = dirty_thresh(wb, wb->p->dirty_background_ratio);
+	uint64_t limit = dirty_thresh(wb, wb->p->dirty_ratio);
+	return bg >= limit ? limit / 2 : bg;
 }
 
 bool dirty_limit_exceeded(const struct writeback *wb)
@@ -200,7 +209,7 @@ static void arm_timer(struct writeback *wb)
 static void flusher_pass(struct xctx *x, struct writeback *wb)
 {
 	sim_time now = sim_now(host_sim(wb->h));
-	uint64_t bg = dirty_thresh(wb, wb->p->dirty_background_ratio);
+	uint64_t bg = background_thresh(wb);
 	struct mapping *m;
 
 	xctx_charge(x, st_flusher, wb->p->wb_folio);
@@ -230,7 +239,7 @@ bool balance_dirty_pages(struct xctx *x, struct writeback *wb,
 			 struct folio_waiter *w)
 {
 	arm_timer(wb);
-	if (pagecache_nr_dirty(wb->pc) > dirty_thresh(wb, wb->p->dirty_background_ratio))
+	if (pagecache_nr_dirty(wb->pc) > background_thresh(wb))
 		kick_flusher(x, wb);
 	if (!dirty_limit_exceeded(wb))
 		return false;
