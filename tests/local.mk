@@ -125,6 +125,8 @@ TESTS += tests/reproduce-async-buffered-reads.sh
 EXTRA_DIST += tests/reproduce-async-buffered-reads.sh
 TESTS += tests/writeback.sh
 EXTRA_DIST += tests/writeback.sh tests/jobs/writeback
+TESTS += tests/sqpoll.sh
+EXTRA_DIST += tests/sqpoll.sh tests/jobs/sqpoll
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

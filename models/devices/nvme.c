@@ -21,7 +21,10 @@
  * with the cache off or FUA set, occupies a media unit for write_latency +
  * size * write_ns_per_kib. The cache destages in arrival order at
  * destage_mbps (MB/s). A Flush completes flush_latency (ns) after every
- * write acknowledged before it started is on media. Write Zeroes and
+ * write acknowledged before it started is on media, the controller
+ * finishing one Flush at a time (committing the cache's mapping updates
+ * is one serial operation; an estimate, as the drives' firmware is not
+ * public). Write Zeroes and
  * deallocate are mapping updates of meta_latency (ns) that go through the
  * cache in order, carrying no data.
  *
@@ -308,6 +311,7 @@ struct nvme_dev {
 	bool shutdown_pending;
 	uint64_t write_seq;	/* last sequence number given to a write */
 	uint64_t destaged_seq;	/* every cached write up to this is on media */
+	sim_time flush_free_at;	/* the controller's Flush stage is busy until */
 
 	/* accounting */
 	uint32_t outstanding;
@@ -951,7 +955,10 @@ static bool drained_to(const struct nvme_dev *d, uint64_t snapshot)
 static void finish_drain_waiter(struct nvme_dev *d, struct dev_cmd *cmd)
 {
 	if (cmd->route == ROUTE_FLUSH) {
-		complete_after(d, cmd, d->p.flush_latency);
+		/* The controller finishes Flushes one at a time. */
+		sim_time start = MAX(now(d), d->flush_free_at);
+		d->flush_free_at = start + d->p.flush_latency;
+		complete_after(d, cmd, d->flush_free_at - now(d));
 	} else {
 		complete_after(d, cmd, d->p.admin_latency);
 	}

@@ -21,8 +21,12 @@
  * writes RWF_HIPRI (polled); polling needs poll queues on the device
  * (nvme_drv.poll_queues), else completions come by interrupt as in Linux.
  *
- * Left out: sqthread_poll, force_async and the io_uring_cmd engine are
- * refused; hipri_percentage other than 100 too. libaio's io_getevents
+ * sqthread_poll sets up an SQPOLL ring: fio's commit is then a store to
+ * the SQ ring (a syscall only to wake a sleeping SQ thread) and its reap
+ * polls the CQ ring in user space.
+ *
+ * Left out: force_async, sqthread_poll with hipri and the io_uring_cmd
+ * engine are refused; hipri_percentage other than 100 too. libaio's io_getevents
  * timeout is not modelled (fio waits without one).
  */
 #include <glib.h>
@@ -341,7 +345,7 @@ struct uring_data {
 	unsigned min, max, got;		/* the getevents in progress */
 };
 
-enum { URING_COMMITTED, URING_ENTERED_REAP };
+enum { URING_COMMITTED, URING_ENTERED_REAP, URING_WOKE_SQ };
 
 static unsigned uring_reap(struct fio_thread *td, struct uring_data *ud,
 			   unsigned max)
@@ -365,8 +369,12 @@ static void uring_wait_more(struct fio_thread *td, struct uring_data *ud)
 		fio_resume(td);
 		return;
 	}
-	io_uring_enter(ud->ring, 0, ud->min - ud->got, IORING_ENTER_GETEVENTS,
-		       SIM_MSG(&ud->comp, URING_ENTERED_REAP, NULL, 0));
+	/* With SQPOLL fio polls the CQ ring instead of entering the kernel. */
+	if (td->o->eng.sqthread_poll)
+		io_ring_cq_spin(ud->ring, SIM_MSG(&ud->comp, URING_ENTERED_REAP, NULL, 0));
+	else
+		io_uring_enter(ud->ring, 0, ud->min - ud->got, IORING_ENTER_GETEVENTS,
+			       SIM_MSG(&ud->comp, URING_ENTERED_REAP, NULL, 0));
 }
 
 static void uring_handle(struct sim_component *c, unsigned type, void *ptr,
@@ -390,6 +398,9 @@ static void uring_handle(struct sim_component *c, unsigned type, void *ptr,
 	case URING_ENTERED_REAP:
 		uring_wait_more(td, ud);
 		break;
+	case URING_WOKE_SQ:
+		fio_resume(td);
+		break;
 	}
 }
 
@@ -405,9 +416,10 @@ static bool uring_init(struct fio_thread *td, GError **err)
 	struct uring_data *ud;
 
 	register_stages();
-	if (e->sqthread_poll)
+	if (e->sqthread_poll && e->hipri)
 		return refuse_option(td, "sqthread_poll",
-				     "SQPOLL is not modelled yet", err);
+				     "SQPOLL with polled completions (hipri) is not "
+				     "modelled yet", err);
 	if (e->force_async)
 		return refuse_option(td, "force_async",
 				     "forced io-wq punts (IOSQE_ASYNC) are not modelled yet",
@@ -425,6 +437,10 @@ static bool uring_init(struct fio_thread *td, GError **err)
 		.defer_taskrun = sys->kf.io_uring_defer_taskrun,
 		.coop_taskrun = sys->kf.io_uring_defer_taskrun,
 		.fixed_files = e->registerfiles,
+		.sqpoll = e->sqthread_poll,
+		.sq_thread_cpu = e->sqthread_poll_cpu,
+		/* fio leaves sq_thread_idle 0: the kernel's default, 1 s. */
+		.sq_thread_idle = SIM_SEC,
 	};
 	ud->ring = io_ring_new(sys->host, td->task, &sys->sp.io_uring,
 			       &sys->sp.io_wq, &sys->kf, &rc);
@@ -463,6 +479,20 @@ static void uring_commit(struct fio_thread *td)
 {
 	struct uring_data *ud = td->eng_data;
 
+	if (td->o->eng.sqthread_poll) {
+		/* fio_ioring_commit: the SQ thread takes what is in the ring;
+		 * a sleeping one needs a syscall to wake it. */
+		for (unsigned i = 0; i < ud->npending; i++)
+			fio_io_issued(td, ud->pending[i]);
+		fio_submitted(td, ud->npending);
+		ud->npending = 0;
+		if (io_ring_sq_need_wakeup(ud->ring))
+			io_uring_enter(ud->ring, 0, 0, IORING_ENTER_SQ_WAKEUP,
+				       SIM_MSG(&ud->comp, URING_WOKE_SQ, NULL, 0));
+		else
+			fio_resume(td);
+		return;
+	}
 	io_uring_enter(ud->ring, ud->npending, 0, IORING_ENTER_GETEVENTS,
 		       SIM_MSG(&ud->comp, URING_COMMITTED, NULL, 0));
 }

@@ -44,8 +44,18 @@
  *   buf_import_ns, tw_add_ns, tw_run_ns, cqe_post_ns, wait_ns, iopoll_ns,
  *   async_prep_ns.
  *
- * Left out: SQPOLL, linked requests, CQ overflow, registered-buffer DMA
- * mapping; buffered writes never wait (as with FMODE_BUF_WASYNC, 6.0).
+ * SQPOLL (IORING_SETUP_SQPOLL, io_uring/sqpoll.c io_sq_thread): a kernel
+ * thread submits what the application puts in the SQ ring and runs the
+ * ring's task_work (completions), spinning while it has had work within
+ * sq_thread_idle and sleeping after that with IORING_SQ_NEED_WAKEUP set,
+ * until io_uring_enter(IORING_ENTER_SQ_WAKEUP) wakes it. The application
+ * submits without a syscall while the thread is awake; it waits for CQEs
+ * in io_uring_enter(GETEVENTS) or by polling the CQ ring itself
+ * (io_ring_cq_spin, as fio does).
+ *
+ * Left out: linked requests, CQ overflow, registered-buffer DMA mapping,
+ * SQPOLL with IOPOLL; buffered writes never wait (as with
+ * FMODE_BUF_WASYNC, 6.0).
  */
 #include <glib.h>
 
@@ -80,6 +90,8 @@ const struct param_def io_uring_param_table[] = {
 	 "one io_do_iopoll pass over the polled requests"},
 	{"async_prep_ns", PARAM_TIME, P(async_prep), "150", 0, 1e6, "ns",
 	 "io_req_prep_async: save the request's state before an io-wq punt"},
+	{"sqpoll_ns", PARAM_TIME, P(sqpoll), "50", 0, 1e6, "ns",
+	 "one pass of the SQPOLL thread's loop (io_sq_thread)"},
 	PARAM_END,
 };
 
@@ -116,6 +128,15 @@ struct io_ring {
 	struct io_req *iopoll_head, *iopoll_tail;	/* polled, in flight */
 	bool iopoll_spinning;
 
+	/* SQPOLL */
+	struct task *sqp;	/* the SQPOLL thread, or NULL */
+	bool sqp_spinning;	/* polling the SQ ring */
+	bool sqp_sleeping;	/* idle, IORING_SQ_NEED_WAKEUP set */
+	sim_event_id sqp_timer;	/* the idle deadline, if armed */
+	bool dying;		/* freed by its owner: the thread frees it */
+	sim_time sqp_busy_at;	/* its last submission or completion */
+	bool cq_spinning;	/* the owner polls the CQ ring in user space */
+
 	/* the io_uring_enter in progress */
 	bool waiting;		/* asleep in io_cqring_wait */
 	bool woken;
@@ -125,11 +146,12 @@ struct io_ring {
 	struct sim_msg done;
 };
 
-enum { RING_WAIT_WOKEN, RING_IOPOLL };
+enum { RING_WAIT_WOKEN, RING_IOPOLL, RING_SQP, RING_SQP_KICK, RING_SQP_TIMER,
+       RING_CQ_KICK };
 
 static stage_id st_enter, st_submit_sqe, st_file, st_rw_issue,
 	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait, st_iopoll,
-	st_iopoll_spin, st_async_prep;
+	st_iopoll_spin, st_async_prep, st_sqp, st_sqp_spin, st_cq_spin;
 
 static void register_stages(void)
 {
@@ -154,6 +176,11 @@ static void register_stages(void)
 					"io_iopoll_check: polling with nothing found");
 	st_async_prep = stage_register("io_req_prep_async", CPU_SYS,
 				       "io_req_prep_async, io_queue_async_work");
+	st_sqp = stage_register("io_sq_thread", CPU_SYS, "io_sq_thread, __io_sq_thread");
+	st_sqp_spin = stage_register("sqpoll_spin", CPU_SYS,
+				     "io_sq_thread: polling an empty SQ ring");
+	st_cq_spin = stage_register("cq_ring_poll", CPU_USR,
+				    "the application polling the CQ ring");
 }
 
 static struct io_req *req_get(struct io_ring *r)
@@ -184,6 +211,7 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 }
 
 static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req);
+static void sqp_notify(struct io_ring *r, struct xctx *x);
 
 /* io_run_local_work / task_work_run: finish completed requests in the
  * ring's task and post their CQEs, and retry reads whose data arrived, in
@@ -241,6 +269,10 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		r->tw_head = req;
 	r->tw_tail = req;
 	r->nr_tw++;
+	if (r->sqp) {
+		sqp_notify(r, x);
+		return;
+	}
 	if (xctx_task(x) != r->owner && should_wake(r, !req->retry)) {
 		r->woken = true;
 		xctx_wake(x, r->owner);
@@ -453,6 +485,21 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 	}
 }
 
+static void submit_sqes(struct io_ring *r, struct xctx *x, unsigned nr)
+{
+	bool plugged = nr > 1;
+
+	if (plugged)
+		blk_start_plug(x);
+	while (r->submitted < nr && r->sq_head != r->sq_tail) {
+		struct io_sqe sqe = r->sq[r->sq_head++ % r->cfg.sq_entries];
+		submit_one(r, x, &sqe);
+		r->submitted++;
+	}
+	if (plugged)
+		blk_finish_plug(x);
+}
+
 unsigned io_ring_cq_ready(const struct io_ring *r)
 {
 	return r->cq_tail - r->cq_head;
@@ -461,7 +508,7 @@ unsigned io_ring_cq_ready(const struct io_ring *r)
 /* Return from the syscall to user space: the caller's step follows. */
 static void enter_return(struct io_ring *r, struct xctx *x)
 {
-	if (!r->cfg.defer_taskrun)
+	if (!r->cfg.defer_taskrun && !r->sqp)
 		run_task_work(r, x);	/* task_work_run on the way out */
 	r->waiting = false;
 	task_then(r->owner, r->done);
@@ -470,7 +517,8 @@ static void enter_return(struct io_ring *r, struct xctx *x)
 /* io_cqring_wait: run completions; sleep until enough are posted. */
 static void cq_wait(struct io_ring *r, struct xctx *x)
 {
-	run_task_work(r, x);
+	if (!r->sqp)	/* SQPOLL's completions are the thread's task_work */
+		run_task_work(r, x);
 	if (io_ring_cq_ready(r) >= r->min_complete) {
 		enter_return(r, x);
 		return;
@@ -546,17 +594,14 @@ void io_uring_enter(struct io_ring *r, unsigned to_submit,
 	r->min_complete = min_complete;
 	r->submitted = 0;
 
-	if (to_submit) {
-		bool plugged = to_submit > 1;
-		if (plugged)
-			blk_start_plug(x);
-		while (r->submitted < to_submit && r->sq_head != r->sq_tail) {
-			struct io_sqe sqe = r->sq[r->sq_head++ % r->cfg.sq_entries];
-			submit_one(r, x, &sqe);
-			r->submitted++;
+	if (r->sqp) {
+		/* The thread submits; the call only wakes it if asked. */
+		if ((flags & IORING_ENTER_SQ_WAKEUP) && r->sqp_sleeping) {
+			r->sqp_sleeping = false;
+			xctx_wake(x, r->sqp);
 		}
-		if (plugged)
-			blk_finish_plug(x);
+	} else if (to_submit) {
+		submit_sqes(r, x, to_submit);
 	}
 	if (!(flags & IORING_ENTER_GETEVENTS)) {
 		enter_return(r, x);
@@ -573,11 +618,115 @@ unsigned io_ring_last_submitted(const struct io_ring *r)
 	return r->submitted;
 }
 
+/* ---- SQPOLL ---- */
+
+/* CQEs were posted outside the owner: wake it if it waits for them. */
+static void cq_posted(struct io_ring *r, struct xctx *x)
+{
+	if (r->cq_spinning && io_ring_cq_ready(r)) {
+		/* It sees the ring's tail move: no wake-up to pay. */
+		r->cq_spinning = false;
+		xctx_defer(x, SIM_MSG(&r->comp, RING_CQ_KICK, NULL, 0));
+	}
+	if (r->waiting && !r->woken && io_ring_cq_ready(r) >= r->min_complete) {
+		r->woken = true;
+		xctx_wake(x, r->owner);
+	}
+}
+
+/* Work for the SQ thread: a spinning thread sees it at once, a sleeping
+ * one is woken (task_work_add). */
+static void sqp_notify(struct io_ring *r, struct xctx *x)
+{
+	if (r->sqp_spinning) {
+		r->sqp_spinning = false;
+		xctx_defer(x, SIM_MSG(&r->comp, RING_SQP_KICK, NULL, 0));
+	} else if (r->sqp_sleeping) {
+		r->sqp_sleeping = false;
+		xctx_wake(x, r->sqp);
+	}
+}
+
+/* One pass of io_sq_thread: submit what is in the SQ ring, run the
+ * completions; then loop, spin or, idle for sq_thread_idle, sleep. */
+static void sqp_loop(struct io_ring *r, struct xctx *x)
+{
+	sim_time now = sim_now(host_sim(r->h));
+	bool busy = r->sq_head != r->sq_tail || r->tw_head;
+
+	xctx_charge(x, st_sqp, r->p.sqpoll);
+	if (r->sq_head != r->sq_tail) {
+		r->submitted = 0;
+		submit_sqes(r, x, r->sq_tail - r->sq_head);
+	}
+	if (r->tw_head) {
+		run_task_work(r, x);
+		cq_posted(r, x);
+	}
+	if (busy) {
+		r->sqp_busy_at = now;
+		task_then(r->sqp, SIM_MSG(&r->comp, RING_SQP, NULL, 0));
+		return;
+	}
+	if (now - r->sqp_busy_at >= r->cfg.sq_thread_idle) {
+		r->sqp_sleeping = true;
+		task_sleep(r->sqp, SIM_MSG(&r->comp, RING_SQP, NULL, 0));
+		return;
+	}
+	if (!r->sqp_timer)
+		r->sqp_timer = sim_schedule(host_sim(r->h),
+					    r->sqp_busy_at + r->cfg.sq_thread_idle,
+					    &r->comp, RING_SQP_TIMER, NULL, 0);
+	r->sqp_spinning = true;
+	task_spin(r->sqp, st_sqp_spin, SIM_MSG(&r->comp, RING_SQP, NULL, 0));
+}
+
+bool io_ring_sq_need_wakeup(const struct io_ring *r)
+{
+	return r->sqp && r->sqp_sleeping;
+}
+
+void io_ring_cq_spin(struct io_ring *r, struct sim_msg done)
+{
+	if (io_ring_cq_ready(r)) {
+		task_then(r->owner, done);
+		return;
+	}
+	r->cq_spinning = true;
+	task_spin(r->owner, st_cq_spin, done);
+}
+
+static void ring_destroy(struct io_ring *r);
+
 static void ring_handle(struct sim_component *c, unsigned type, void *ptr,
 			uint64_t arg)
 {
 	struct io_ring *r = (struct io_ring *)c;
 
+	switch (type) {
+	case RING_SQP:
+		r->sqp_spinning = r->sqp_sleeping = false;
+		if (r->dying) {
+			task_exit(r->sqp);
+			ring_destroy(r);
+			return;
+		}
+		sqp_loop(r, host_current(r->h));
+		return;
+	case RING_SQP_KICK:
+		task_wake(r->sqp);
+		return;
+	case RING_SQP_TIMER:
+		r->sqp_timer = 0;
+		if (r->sqp_spinning) {
+			r->sqp_spinning = false;
+			task_wake(r->sqp);
+		}
+		return;
+	case RING_CQ_KICK:
+		task_wake(r->owner);
+		return;
+	}
 	if (type == RING_IOPOLL) {
 		r->iopoll_spinning = false;
 		iopoll_check(r, host_current(r->h));
@@ -597,6 +746,11 @@ bool io_ring_sqe_push(struct io_ring *r, const struct io_sqe *sqe)
 	if (r->sq_tail - r->sq_head >= r->cfg.sq_entries)
 		return false;
 	r->sq[r->sq_tail++ % r->cfg.sq_entries] = *sqe;
+	if (r->sqp_spinning) {
+		/* The thread sees the new tail once the store is done. */
+		r->sqp_spinning = false;
+		xctx_defer(host_current(r->h), SIM_MSG(&r->comp, RING_SQP_KICK, NULL, 0));
+	}
 	return true;
 }
 
@@ -628,18 +782,45 @@ struct io_ring *io_ring_new(struct host *h, struct task *owner,
 	r->cq = g_new0(struct io_cqe, cfg->cq_entries);
 	sim_pool_init(&r->reqs, sizeof(struct io_req), 64);
 	sim_component_init(host_sim(h), &r->comp, &ring_ops, task_name(owner));
+	if (cfg->sqpoll) {
+		g_autofree char *name = g_strdup_printf("iou-sqp/%s", task_name(owner));
+		struct cpumask cpu = {{0}};
+		if (cfg->sq_thread_cpu >= 0)
+			cpumask_set(&cpu, (unsigned)cfg->sq_thread_cpu);
+		r->sqp = task_new(h, name, TASK_KTHREAD, 0,
+				  cfg->sq_thread_cpu >= 0 ? &cpu : NULL);
+		r->sqp_busy_at = sim_now(host_sim(h));
+		task_start(r->sqp, SIM_MSG(&r->comp, RING_SQP, NULL, 0));
+	}
 	return r;
 }
 
-void io_ring_free(struct io_ring *r)
+static void ring_destroy(struct io_ring *r)
 {
-	if (!r)
-		return;
 	io_wq_free(r->wq);
 	g_free(r->sq);
 	g_free(r->cq);
 	sim_pool_destroy(&r->reqs);
 	g_free(r);
+}
+
+void io_ring_free(struct io_ring *r)
+{
+	struct xctx *x;
+
+	if (!r)
+		return;
+	x = host_current(r->h);
+	if (!r->sqp || !x) {
+		ring_destroy(r);
+		return;
+	}
+	/* The SQ thread still runs: it ends itself and frees the ring. */
+	r->dying = true;
+	if (r->sqp_timer)
+		sim_cancel(host_sim(r->h), r->sqp_timer);
+	r->sqp_timer = 0;
+	sqp_notify(r, x);
 }
 
 void io_ring_wq_usage(const struct io_ring *r, unsigned *workers,

@@ -27,6 +27,7 @@ enum io_op {
 };
 
 #define IORING_ENTER_GETEVENTS (1u << 0)
+#define IORING_ENTER_SQ_WAKEUP (1u << 1)
 
 struct io_sqe {
 	uint8_t op;
@@ -51,6 +52,9 @@ struct io_ring_config {
 	bool defer_taskrun;	/* IORING_SETUP_DEFER_TASKRUN */
 	bool coop_taskrun;	/* IORING_SETUP_COOP_TASKRUN */
 	bool fixed_files;	/* registered files */
+	bool sqpoll;		/* IORING_SETUP_SQPOLL */
+	int sq_thread_cpu;	/* IORING_SETUP_SQ_AFF: its CPU, or -1 */
+	sim_time sq_thread_idle;	/* ns of no work before it sleeps */
 };
 
 /* CPU costs (host profile, model "io_uring"). */
@@ -67,6 +71,7 @@ struct io_uring_params {
 	sim_time wait;		/* io_cqring_wait set-up and tear-down */
 	sim_time iopoll;	/* one io_do_iopoll pass */
 	sim_time async_prep;	/* io_req_prep_async before an io-wq punt */
+	sim_time sqpoll;	/* one pass of the SQPOLL thread */
 };
 
 extern const struct param_def io_uring_param_table[];
@@ -93,5 +98,12 @@ bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe);
 void io_uring_enter(struct io_ring *r, unsigned to_submit,
 		    unsigned min_complete, unsigned flags, struct sim_msg done);
 unsigned io_ring_last_submitted(const struct io_ring *r);
+
+/* SQPOLL: whether the SQ thread sleeps (submissions then need
+ * io_uring_enter(IORING_ENTER_SQ_WAKEUP)), and waiting for a CQE by
+ * polling the CQ ring from user space, which ends the caller's step:
+ * done is its next step, once a CQE is there. */
+bool io_ring_sq_need_wakeup(const struct io_ring *r);
+void io_ring_cq_spin(struct io_ring *r, struct sim_msg done);
 
 #endif

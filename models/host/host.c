@@ -119,6 +119,7 @@ struct task {
 	struct sim_msg on_wake;
 	stage_id spin_stage;
 	bool spin_running;
+	bool spin_preempted;	/* spinning, put back on the runqueue */
 	sim_time spin_start, spin_acc;
 	struct task_usage use;
 };
@@ -162,6 +163,7 @@ struct host {
 	struct host_params p;
 	struct idle_state idle[IDLE_STATES_MAX];
 	unsigned nidle;
+	unsigned nr_queued;	/* runnable tasks waiting on all runqueues */
 	struct cpu *cpus;
 	GPtrArray *tasks;
 	struct xctx *current;
@@ -358,6 +360,62 @@ static void rq_add(struct cpu *c, struct task *t)
 		c->rq = g_renew(struct task *, c->rq, c->rqcap);
 	}
 	c->rq[c->nrq++] = t;
+	c->h->nr_queued++;
+}
+
+static struct task *rq_take(struct cpu *c, unsigned i)
+{
+	struct task *t = c->rq[i];
+
+	c->rq[i] = c->rq[--c->nrq];
+	c->h->nr_queued--;
+	return t;
+}
+
+/* newidle_balance: a CPU about to go idle takes a task waiting behind
+ * another CPU's current one (one with work first), if it may run here. */
+static bool pull_task(struct cpu *c)
+{
+	struct host *h = c->h;
+	struct task *spinner = NULL;
+	struct cpu *from = NULL;
+	unsigned at = 0;
+
+	if (!h->nr_queued)
+		return false;
+	for (unsigned k = 1; k < h->p.ncpus; k++) {
+		struct cpu *o = &h->cpus[(c->id + k) % h->p.ncpus];
+		/* Only tasks waiting behind a running one: a CPU on its way
+		 * out of idle runs its own. */
+		if (!o->curr)
+			continue;
+		for (unsigned i = 0; i < o->nrq; i++) {
+			struct task *t = o->rq[i];
+			if (!cpumask_test(&t->allowed, c->id))
+				continue;
+			if (!t->spin_preempted) {
+				from = o;
+				at = i;
+				goto found;
+			}
+			if (!spinner) {
+				spinner = t;
+				from = o;
+				at = i;
+			}
+		}
+	}
+	if (!from)
+		return false;
+found:;
+	struct task *t = rq_take(from, at);
+	/* Keep its lag relative to the queue it joins. */
+	t->vruntime = t->vruntime - MIN(t->vruntime, from->min_vruntime) +
+		      c->min_vruntime;
+	t->cpu = c->id;
+	t->x.cpu = c;
+	rq_add(c, t);
+	return true;
 }
 
 /* The runnable task with the smallest vruntime; the earliest queued wins
@@ -369,6 +427,26 @@ static unsigned rq_best(const struct cpu *c)
 		if (c->rq[i]->vruntime < c->rq[best]->vruntime)
 			best = i;
 	return best;
+}
+
+/* The next task to run: the least vruntime, but one with work before
+ * one that would only go on spinning. */
+static unsigned rq_next(const struct cpu *c)
+{
+	int best = -1;
+	for (unsigned i = 0; i < c->nrq; i++)
+		if (!c->rq[i]->spin_preempted &&
+		    (best < 0 || c->rq[i]->vruntime < c->rq[best]->vruntime))
+			best = (int)i;
+	return best < 0 ? rq_best(c) : (unsigned)best;
+}
+
+static bool rq_has_work(const struct cpu *c)
+{
+	for (unsigned i = 0; i < c->nrq; i++)
+		if (!c->rq[i]->spin_preempted)
+			return true;
+	return false;
 }
 
 static void update_min_vruntime(struct cpu *c)
@@ -410,6 +488,23 @@ static void preempt_curr(struct cpu *c)
 	rq_add(c, t);
 	c->curr = NULL;
 	c->need_resched = false;
+}
+
+static void spin_pause(struct task *t, sim_time now);
+
+/* A busy-polling task gives the CPU to a task with work (a polling loop
+ * calls cond_resched, CFS does the rest); it spins on when it gets the
+ * CPU back, until woken. */
+static void yield_spinner(struct cpu *c)
+{
+	struct task *t = c->curr;
+
+	spin_pause(t, sim_now(c->h->sim));
+	t->spin_preempted = true;
+	t->state = T_RUNNABLE;
+	t->use.nivcsw++;
+	rq_add(c, t);
+	c->curr = NULL;
 }
 
 static void switch_in(struct cpu *c, struct task *t)
@@ -556,6 +651,8 @@ static void cpu_dispatch(struct cpu *c)
 			}
 			if (!t) {
 				update_min_vruntime(c);
+				if (c->nrq == 0 && pull_task(c))
+					continue;
 				if (c->nrq == 0) {
 					c->run_start = now;
 					if (!c->idle) {
@@ -564,10 +661,16 @@ static void cpu_dispatch(struct cpu *c)
 					}
 					return;
 				}
-				unsigned i = rq_best(c);
-				t = c->rq[i];
-				c->rq[i] = c->rq[--c->nrq];
+				t = rq_take(c, rq_next(c));
 				switch_in(c, t);
+				if (t->spin_preempted) {
+					t->spin_preempted = false;
+					t->state = T_SPINNING;
+				}
+			}
+			if (t->state == T_SPINNING && rq_has_work(c)) {
+				yield_spinner(c);
+				continue;
 			}
 			if (t->state == T_SPINNING) {
 				if (!t->spin_running) {
@@ -739,7 +842,10 @@ static void enqueue_woken(struct host *h, struct task *t, struct sim_msg step)
 	t->has_resume = true;
 	t->resume = step;
 	rq_add(c, t);
-	if (!c->curr && !c->running) {
+	if (c->curr && c->curr->state == T_SPINNING) {
+		yield_spinner(c);
+		cpu_kick(c);
+	} else if (!c->curr && !c->running) {
 		cpu_kick(c);
 	} else if (c->curr && c->curr->state == T_RUNNING &&
 		   c->curr->vruntime > t->vruntime + h->p.wakeup_granularity) {
@@ -791,8 +897,21 @@ void task_wake(struct task *t)
 	struct cpu *c;
 
 	switch (t->state) {
-	case T_RUNNING:
 	case T_RUNNABLE:
+		if (t->spin_preempted) {
+			/* Its spin is over while it waits for the CPU. */
+			t->spin_preempted = false;
+			account(&t->x, t->spin_stage, t->spin_acc);
+			ms_push(&t->x, MS_STEP, t->on_wake, 0);
+			c = &h->cpus[t->cpu];
+			if (c->curr && c->curr->state == T_SPINNING) {
+				yield_spinner(c);
+				cpu_kick(c);
+			}
+			return;
+		}
+		/* fall through */
+	case T_RUNNING:
 		/* Waking a task that is not waiting is a no-op, as in the
 		 * kernel; one that is on its way to sleep will not sleep. */
 		if (t->sleep_pending)
