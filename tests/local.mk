@@ -127,6 +127,8 @@ TESTS += tests/writeback.sh
 EXTRA_DIST += tests/writeback.sh tests/jobs/writeback
 TESTS += tests/sqpoll.sh
 EXTRA_DIST += tests/sqpoll.sh tests/jobs/sqpoll
+TESTS += tests/io-uring-fsync.sh
+EXTRA_DIST += tests/io-uring-fsync.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

@@ -534,12 +534,18 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "direct", err, "libaio on a buffered file "
 			      "(direct=0) runs each read and write inside io_submit; "
 			      "that is not modelled yet");
-	if ((o->fsync_blocks || o->fdatasync_blocks || o->end_fsync) && eng &&
-	    eng != &fio_null_engine && !eng->sync)
-		return refuse(job, o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
-			      "fdatasync" : "end_fsync", err,
-			      "fsync and fdatasync are modelled with the synchronous "
-			      "engines (sync, psync, vsync, pvsync, pvsync2) only");
+	bool syncs = o->fsync_blocks || o->fdatasync_blocks || o->end_fsync;
+	const char *sync_opt = o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
+			       "fdatasync" : "end_fsync";
+	if (syncs && eng == &fio_io_uring_engine && o->eng.hipri)
+		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
+			      "reads and writes only; the kernel refuses fsync on it");
+	if (syncs && eng && eng != &fio_null_engine && eng != &fio_io_uring_engine &&
+	    !eng->sync)
+		return refuse(job, sync_opt, err,
+			      "fsync and fdatasync are modelled with io_uring and the "
+			      "synchronous engines (sync, psync, vsync, pvsync, "
+			      "pvsync2) only");
 	if (o->read_iolog || o->write_iolog)
 		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
 			      "iolog replay and recording are not wired up yet");

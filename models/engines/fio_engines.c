@@ -460,7 +460,9 @@ static void uring_queue(struct fio_thread *td, struct fio_io_u *u)
 {
 	struct uring_data *ud = td->eng_data;
 	struct io_sqe sqe = {
-		.op = u->ddir == FIO_DDIR_WRITE ? IO_OP_WRITE : IO_OP_READ,
+		.op = u->sync_op ? IO_OP_FSYNC :
+		      u->ddir == FIO_DDIR_WRITE ? IO_OP_WRITE : IO_OP_READ,
+		.fsync_datasync = u->datasync,
 		.fixed_buf = td->o->eng.fixedbufs,
 		.file = u->file->f,
 		.off = u->offset,

@@ -102,7 +102,9 @@ struct io_req {
 	long res;
 	bool iopoll_done;
 	bool retry;		/* task_work: issue the read again */
+	bool is_fsync;
 	struct io_wq_work work;	/* punted to io-wq */
+	struct fsync_op fsync;	/* IO_OP_FSYNC, run by an io-wq worker */
 	struct io_req *next;	/* free list, task_work list, iopoll list */
 };
 
@@ -311,13 +313,20 @@ static void io_complete_rw_wq(struct xctx *x, struct kiocb *iocb, long res)
 }
 
 /* io_wq_submit_work: issue the request again, allowed to block. */
-static bool wq_execute(struct xctx *x, struct io_wq_work *w, void *data)
+static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *data)
 {
 	struct io_ring *r = data;
 	struct io_req *req = req_of_work(w);
 	struct kiocb *k = &req->kiocb;
 	long ret;
 
+	if (req->is_fsync) {
+		/* io_fsync: vfs_fsync_range, in the worker. */
+		req->fsync.task = xctx_task(x);
+		req->fsync.done = w->resume;
+		req->fsync.file->ops->fsync(x, &req->fsync);
+		return IO_WQ_STEP_ENDED;
+	}
 	xctx_charge(x, st_rw_issue, r->p.rw_issue);
 	k->flags &= ~(KI_NOWAIT | KI_WAITQ);
 	k->sync_wait = true;
@@ -325,10 +334,10 @@ static bool wq_execute(struct xctx *x, struct io_wq_work *w, void *data)
 	k->dio_complete = NULL;
 	ret = k->write ? k->file->ops->write_iter(x, k) : k->file->ops->read_iter(x, k);
 	if (ret == -EIOCBQUEUED)
-		return false;
+		return IO_WQ_WAITS;
 	req->res = ret;
 	wq_complete(r, x, req);
-	return true;
+	return IO_WQ_DONE;
 }
 
 static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
@@ -336,6 +345,11 @@ static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
 	struct io_req *req = req_of_work(w);
 	struct kiocb *k = &req->kiocb;
 
+	if (req->is_fsync) {
+		req->res = req->fsync.res;
+		wq_complete(data, x, req);
+		return;
+	}
 	if (k->dio_complete)
 		k->dio_complete(x, k);
 	req->res = k->res;
@@ -479,6 +493,16 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 	case IO_OP_READ:
 	case IO_OP_WRITE:
 		issue_rw(r, x, req, sqe);
+		break;
+	case IO_OP_FSYNC:
+		/* io_fsync cannot run without blocking: always io-wq. */
+		xctx_charge(x, st_file, r->cfg.fixed_files ? r->p.file_fixed :
+			    r->p.file_get);
+		req->is_fsync = true;
+		req->fsync = (struct fsync_op){.file = sqe->file,
+					       .datasync = sqe->fsync_datasync};
+		req->kiocb = (struct kiocb){.file = sqe->file};
+		punt(r, x, req);
 		break;
 	default:
 		g_assert_not_reached();

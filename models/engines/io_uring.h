@@ -24,6 +24,7 @@ enum io_op {
 	IO_OP_NOP,
 	IO_OP_READ,
 	IO_OP_WRITE,
+	IO_OP_FSYNC,		/* fsync; with fsync_datasync, fdatasync */
 };
 
 #define IORING_ENTER_GETEVENTS (1u << 0)
@@ -37,6 +38,7 @@ struct io_sqe {
 	uint32_t len;
 	uint32_t nr_segs;	/* pages spanned by the buffer */
 	uint32_t kiflags;	/* KI_*: from the file's open flags (O_DSYNC...) */
+	bool fsync_datasync;	/* IORING_FSYNC_DATASYNC */
 	void *user_data;
 };
 

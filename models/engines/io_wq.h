@@ -30,13 +30,23 @@ extern const struct param_def io_wq_param_table[];
 struct io_wq_work {
 	struct task *worker;	/* set while a worker runs it */
 	bool woken;		/* io_wq_work_wake() came before the sleep */
+	/* For work that ends the worker's step itself (IO_WQ_STEP_ENDED):
+	 * the message that goes on with it, to make its next step. */
+	struct sim_msg resume;
 	struct io_wq_work *next;
 };
 
+enum io_wq_exec {
+	IO_WQ_DONE,		/* finished in the call */
+	IO_WQ_WAITS,		/* io_wq_work_wake() will end the wait */
+	IO_WQ_STEP_ENDED,	/* it ended the step; w->resume continues it */
+};
+
 struct io_wq_ops {
-	/* Run the work in the worker's step (x); false if it now waits. */
-	bool (*execute)(struct xctx *x, struct io_wq_work *w, void *data);
-	/* The wait is over: finish the work in the worker's step. */
+	/* Run the work in the worker's step (x). */
+	enum io_wq_exec (*execute)(struct xctx *x, struct io_wq_work *w, void *data);
+	/* The wait is over (or the step the work ended was followed by
+	 * w->resume): finish the work in the worker's step. */
 	void (*resume)(struct xctx *x, struct io_wq_work *w, void *data);
 };
 

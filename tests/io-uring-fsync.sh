@@ -1,0 +1,28 @@
+#!/bin/sh
+# Description: fio's fsync family on io_uring (IORING_OP_FSYNC): every
+# sync goes to an io-wq worker, as the kernel's io_fsync cannot run without
+# blocking, fio counts them as it does for psync, and an IOPOLL ring
+# refuses them.
+. "$top_srcdir/tests/tap.sh"
+plan 3
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$STORSIM" run --device nvme0n1=nand-nvme --mount /=xfs:nvme0n1 --name=x \
+	--rw=randwrite --bs=4k --size=1m --direct=0 --ioengine=io_uring \
+	--iodepth=4 --fdatasync=1 >"$out/text" 2>&1
+check "the job runs" test $? -eq 0
+# 256 writes, an fdatasync after each but the last (fio 3.33 counts
+# fdatasyncs as short reads in this line).
+grep -q "issued rwts: total=0,256,0,0 short=255,0,0,0" "$out/text"
+a=$?
+punts=$(sed -n 's/.* \([0-9][0-9]*\)  io_req_prep_async .*/\1/p' "$out/text")
+check "255 fdatasyncs, each punted to io-wq ($punts punts)" \
+	test $a -eq 0 -a "$punts" = 255
+"$STORSIM" run --name=x --rw=randwrite --bs=4k --size=1m --direct=1 \
+	--ioengine=io_uring --hipri=1 --fsync=1 --filename=/f >/dev/null 2>"$out/err"
+rc=$?
+grep -q "option 'fsync'" "$out/err"
+check "fsync on an IOPOLL ring is refused, naming the option" \
+	test $rc -ne 0 -a $? -eq 0
+finish
