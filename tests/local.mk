@@ -215,3 +215,11 @@ EXTRA_DIST += tests/bench-smoke.sh
 .PHONY: bench
 bench: tests/bench/bench$(EXEEXT) storsim$(EXEEXT)
 	tests/bench/bench --storsim=./storsim$(EXEEXT) $(BENCH_FLAGS)
+
+# Buffered I/O: the page cache, buffered reads and writes, fsync.
+check_PROGRAMS += tests/unit/test-pagecache tests/unit/test-buffered
+tests_unit_test_pagecache_SOURCES = tests/unit/test-pagecache.c
+tests_unit_test_pagecache_LDADD = $(STORSIM_LIBS)
+tests_unit_test_buffered_SOURCES = tests/unit/test-buffered.c
+tests_unit_test_buffered_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-pagecache tests/unit/test-buffered
