@@ -294,10 +294,21 @@ void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
 	u->issue_time = sim_now(td->comp.sim);
 }
 
+/* fio's runstate TD_FSYNCING: the end_fsync of each file, after the last
+ * write. fio leaves these syncs out of the sync count, the sync latencies
+ * and the depth distribution (td_io_queue counts a sync in total_io_u[]
+ * and io_u_map[] only outside TD_FSYNCING; fio 3.33 prints
+ * "total=0,256,0,0" for 256 writes with end_fsync=1). */
+static bool fsyncing(const struct fio_thread *td)
+{
+	return td->end_fsyncs > 0;
+}
+
 void fio_submitted(struct fio_thread *td, unsigned nr)
 {
 	if (td->stats_on && nr)
-		stats_add_submit(td->stats, sim_now(td->comp.sim), nr, td->inflight);
+		stats_add_submit(td->stats, sim_now(td->comp.sim), nr,
+				 fsyncing(td) ? 0 : td->inflight);
 }
 
 void fio_reaped(struct fio_thread *td, unsigned nr)
@@ -319,8 +330,9 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 			td->error = (int)-res;
 	} else if (td->stats_on && u->start_time >= td->ramp_end) {
 		if (u->sync_op) {
-			stats_add_sync(td->stats, now, now - u->start_time,
-				       u->datasync);
+			if (!fsyncing(td))
+				stats_add_sync(td->stats, now, now - u->start_time,
+					       u->datasync);
 		} else {
 			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
 				     (uint64_t)res, u->issue_time - u->start_time,
