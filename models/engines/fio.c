@@ -435,8 +435,12 @@ static void do_io(struct fio_thread *td)
 		td->eng->getevents(td, min, max);
 		return;
 	}
-	/* end_fsync: sync each file once the last write is done. */
-	if (o->end_fsync && fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
+	/* end_fsync: sync each file once the last write is done. do_io does
+	 * the same for fsync_on_close; fio then syncs each file again as it
+	 * closes it, after the job and outside its figures, which is not
+	 * simulated. */
+	if ((o->end_fsync || o->fsync_on_close) &&
+	    fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
 	    td->end_fsyncs < td->nfiles && (td->end_fsyncs || !td->last_was_sync)) {
 		struct fio_io_u *u = get_io_u(td);
 		fill_sync(td, u, &td->files[td->end_fsyncs++], false);
@@ -546,10 +550,12 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "direct", err, "libaio on a buffered file "
 			      "(direct=0) runs each read and write inside io_submit; "
 			      "that is not modelled yet");
-	if ((o->fsync_blocks || o->fdatasync_blocks || o->end_fsync) && eng &&
-	    eng != &fio_null_engine && !eng->sync)
-		return refuse(job, o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
-			      "fdatasync" : "end_fsync", err,
+	const char *sync_opt = o->fsync_blocks ? "fsync" :
+			       o->fdatasync_blocks ? "fdatasync" :
+			       o->end_fsync ? "end_fsync" :
+			       o->fsync_on_close ? "fsync_on_close" : NULL;
+	if (sync_opt && eng && eng != &fio_null_engine && !eng->sync)
+		return refuse(job, sync_opt, err,
 			      "fsync and fdatasync are modelled with the synchronous "
 			      "engines (sync, psync, vsync, pvsync, pvsync2) only");
 	if (o->read_iolog || o->write_iolog)
