@@ -1,13 +1,13 @@
 #!/bin/sh
-# Description: fio's fsync=, fdatasync= and end_fsync= with a synchronous
-# engine, as fio 3.33 prints them. 256 random 4 KiB writes to a 1 MiB
-# file; the expected "issued rwts" and "IO depths" lines are real fio
-# 3.33's for the same job (it counts an fdatasync as a short read, makes
-# no sync after the last write, and leaves end_fsync out of its counts),
-# and are checked against the installed fio when it is 3.33. end_fsync
-# still writes the data back and flushes the drive's cache. fsync with an
-# asynchronous engine, and libaio on a buffered file, are refused with
-# the file, line and option.
+# Description: fio's fsync=, fdatasync=, end_fsync= and fsync_on_close=
+# with a synchronous engine, as fio 3.33 prints them. 256 random 4 KiB
+# writes to a 1 MiB file; the expected "issued rwts" and "IO depths"
+# lines are real fio 3.33's for the same job (it counts an fdatasync as a
+# short read, makes no sync after the last write, and leaves the syncs at
+# the end out of its counts), and are checked against the installed fio
+# when it is 3.33. The syncs at the end still write the data back and
+# flush the drive's cache. fsync with an asynchronous engine, and libaio
+# on a buffered file, are refused with the file, line and option.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the "issued rwts" line | the "IO depths" line, up to "2="
@@ -15,7 +15,8 @@ cases='fdatasync=1|total=0,256,0,0 short=255,0,0,0 dropped=0,0,0,0|1=199.6%
 fsync=1|total=0,256,0,255 short=0,0,0,0 dropped=0,0,0,0|1=199.6%
 fsync=4|total=0,256,0,63 short=0,0,0,0 dropped=0,0,0,0|1=124.6%
 end_fsync=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%
-fsync=1 end_fsync=1|total=0,256,0,255 short=0,0,0,0 dropped=0,0,0,0|1=199.6%'
+fsync=1 end_fsync=1|total=0,256,0,255 short=0,0,0,0 dropped=0,0,0,0|1=199.6%
+fsync_on_close=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(command -v fio || true)
@@ -25,7 +26,7 @@ else
 	live=0
 fi
 
-plan $((2 * ncases + 6))
+plan $((2 * ncases + 8))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -69,14 +70,15 @@ done <<EOF
 $cases
 EOF
 
-# end_fsync is left out of the sync statistics but not out of the run: on
-# a drive with a volatile cache it writes back the 1 MiB the job dirtied
-# and flushes the cache once.
-# shellcheck disable=SC2046
-"$STORSIM" run --output-format=json --output="$dir/end.json" \
-	--device=nvme0n1=nand-nvme --mount=/=xfs:nvme0n1 $(job end_fsync=1)
-check "end_fsync: no sync counted or timed, 1 MiB written, one flush" \
-	python3 -c '
+# end_fsync and fsync_on_close are left out of the sync statistics but not
+# out of the run: on a drive with a volatile cache the sync writes back
+# the 1 MiB the job dirtied and flushes the cache once.
+for o in end_fsync=1 fsync_on_close=1; do
+	# shellcheck disable=SC2046
+	"$STORSIM" run --output-format=json --output="$dir/end.json" \
+		--device=nvme0n1=nand-nvme --mount=/=xfs:nvme0n1 $(job "$o")
+	check "$o: no sync counted or timed, 1 MiB written, one flush" \
+		python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["jobs"][0]["sync"]
@@ -85,6 +87,7 @@ dev = d["storsim"]["devices"]["nvme0n1"]
 assert dev["bytes_written"] == 1 << 20, dev
 assert dev["flushes"] == 1 and dev["flushes_completed"] == 1, dev
 ' "$dir/end.json"
+done
 
 # refused OPTION JOBFILE-LINES...: the run fails naming the file, the line
 # of OPTION and OPTION.
@@ -101,7 +104,7 @@ refused() {
 	esac
 }
 
-for o in fsync=1 fdatasync=1 end_fsync=1; do
+for o in fsync=1 fdatasync=1 end_fsync=1 fsync_on_close=1; do
 	check "libaio with $o is refused at its line" \
 		refused "${o%%=*}" '[w]' rw=randwrite bs=4k size=1m ioengine=libaio \
 		direct=1 "$o" "filename=$dir/f"
