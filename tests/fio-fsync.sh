@@ -6,8 +6,9 @@
 # short read, makes no sync after the last write, and leaves the syncs at
 # the end out of its counts), and are checked against the installed fio
 # when it is 3.33. The syncs at the end still write the data back and
-# flush the drive's cache. fsync with an asynchronous engine, and libaio
-# on a buffered file, are refused with the file, line and option.
+# flush the drive's cache. fsync with an asynchronous engine, libaio on a
+# buffered file and O_DSYNC buffered writes are refused with the file,
+# line and option.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the "issued rwts" line | the "IO depths" line, up to "2="
@@ -26,7 +27,7 @@ else
 	live=0
 fi
 
-plan $((2 * ncases + 8))
+plan $((2 * ncases + 9))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -115,4 +116,7 @@ check "io_uring with fsync=1 is refused at its line" \
 check "libaio on a buffered file (direct=0) is refused at its line" \
 	refused direct '[w]' rw=randread bs=4k size=1m ioengine=libaio \
 	direct=0 "filename=$dir/f"
+check "O_DSYNC writes to a buffered file are refused at their line" \
+	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=psync \
+	sync=dsync "filename=$dir/f"
 finish
