@@ -11,5 +11,6 @@ EXTRA_DIST += docs/models/host.md docs/models/workqueue.md \
 	docs/models/t_io_uring.md docs/models/fio.md docs/models/kernel.md \
 	docs/models/aio.md docs/models/pagecache.md docs/models/io_wq.md
 dist_doc_DATA += docs/design.md
+dist_doc_DATA += docs/reproductions.md
 dist_doc_DATA += docs/user-guide.md
 dist_man_MANS += docs/storsim.1
