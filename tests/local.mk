@@ -229,3 +229,7 @@ tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-io-wq
 TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh
 EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh
+
+# The parameter tables of docs/models are the code's.
+TESTS += tests/docs-params.sh
+EXTRA_DIST += tests/docs-params.sh
