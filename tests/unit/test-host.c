@@ -82,6 +82,8 @@ static struct host_params test_params(unsigned ncpus)
 {
 	struct host_params p;
 	params_set_defaults(host_param_table, &p);
+	/* No idle states unless a test sets them (the default is ""). */
+	params_clear(host_param_table, &p);
 	p.ncpus = ncpus;
 	p.ctx_switch = 100;
 	p.ctx_switch_mm = 0;

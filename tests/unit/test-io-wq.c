@@ -105,6 +105,7 @@ static void bench_init(struct bench *b, bool wake_free_worker, unsigned max)
 	b->k.io_wq_wake_free_worker = wake_free_worker;
 	sim_init(&b->s, 1);
 	b->h = host_new(&b->s, &hp);
+	params_clear(host_param_table, &hp);
 	st_wakeup = stage_register("wakeup", CPU_SYS, NULL);
 	sim_component_init(&b->s, &b->c, &bench_ops, "bench");
 	b->wq = io_wq_new(b->h, &wp, &b->k, IO_WQ_WORKER_PREFIX "/test", max,

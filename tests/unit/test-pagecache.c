@@ -28,6 +28,7 @@ static void fixture_init(struct fixture *fx, uint32_t folio_size,
 	pp.cache_mb = cache_mb;
 	sim_init(&fx->s, 1);
 	fx->h = host_new(&fx->s, &hp);
+	params_clear(host_param_table, &hp);
 	fx->pc = pagecache_new(fx->h, &pp, folio_size);
 	mapping_init(&fx->m, fx->pc, file_size, block_size);
 }
