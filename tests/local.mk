@@ -227,6 +227,7 @@ check_PROGRAMS += tests/unit/test-io-wq
 tests_unit_test_io_wq_SOURCES = tests/unit/test-io-wq.c
 tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-io-wq
+EXTRA_DIST += tests/unit/buffered-randread.fio
 TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh
 EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh
 

@@ -5,13 +5,14 @@
  * the block as the dirty-tracking switch says, fsync flushes the drive
  * only when it has a volatile write cache, a read miss reads the device
  * once and a repeated read not at all, and a pre-read file needs no
- * device read.
+ * device read (also through fio's pre_read).
  */
 #include <glib.h>
 
 #include "devices/nvme.h"
 #include "drivers/nvme.h"
 #include "system.h"
+#include "workload.h"
 
 #define K 1024
 
@@ -276,6 +277,30 @@ static void test_pre_read_leaves_nothing_to_read(void)
 	system_free(sys);
 }
 
+/* The same through fio: pre_read=1 puts the file in the cache before
+ * the job, so its 4096 reads leave the device idle; without it each
+ * block is read from the device once. */
+static void test_fio_pre_read(gconstpointer data)
+{
+	bool pre_read = GPOINTER_TO_INT(data);
+	struct system_config cfg;
+	struct run_metrics m = {0};
+	g_autoptr(GError) err = NULL;
+	g_autofree char *job = g_test_build_filename(G_TEST_DIST, "tests", "unit",
+						     "buffered-randread.fio", NULL);
+	char *env[] = {"ENGINE=psync", "DEPTH=1",
+		       pre_read ? "PRE_READ=1" : "PRE_READ=0", NULL};
+
+	system_config_init(&cfg);
+	g_ptr_array_add(cfg.files, g_strdup("/f=16m:written"));
+	g_assert_true(workload_fio(&cfg, job, env, &m, &err));
+	g_assert_no_error(err);
+	g_assert_cmpuint(m.ios, ==, 4096);
+	g_assert_cmpuint(m.dev_bytes[0], ==, pre_read ? 0 : 16 << 20);
+	run_metrics_clear(&m);
+	system_config_clear(&cfg);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -287,5 +312,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/buffered/read-miss-then-hit", test_read_miss_then_hit);
 	g_test_add_func("/buffered/pre-read-leaves-nothing-to-read",
 			test_pre_read_leaves_nothing_to_read);
+	g_test_add_data_func("/buffered/fio/pre-read-reads-nothing",
+			     GINT_TO_POINTER(1), test_fio_pre_read);
+	g_test_add_data_func("/buffered/fio/no-pre-read-reads-each-block-once",
+			     GINT_TO_POINTER(0), test_fio_pre_read);
 	return g_test_run();
 }

@@ -8,8 +8,6 @@
  * buffered reads and none with them.
  */
 #include <glib.h>
-#include <glib/gstdio.h>
-#include <unistd.h>
 
 #include "engines/io_wq.h"
 #include "workload.h"
@@ -212,18 +210,6 @@ static void test_dispatch(gconstpointer data)
 
 /* ---- through io_uring ---- */
 
-/* 4096 random 4 KiB buffered reads of a 16 MiB file at depth 32; each
- * block once (fio's random map), the page cache empty at the start. */
-static const char randread_job[] =
-	"[r]\n"
-	"filename=/f\n"
-	"rw=randread\n"
-	"bs=4k\n"
-	"size=16m\n"
-	"buffered=1\n"
-	"ioengine=io_uring\n"
-	"iodepth=32\n";
-
 struct uring_case {
 	const char *path;
 	const char *kernel;
@@ -237,22 +223,22 @@ static const struct uring_case uring_cases[] = {
 	 "async_buffered_reads=true", false},
 };
 
+/* 4096 random 4 KiB buffered reads of a 16 MiB file at depth 32, the page
+ * cache empty at the start. */
 static void test_uring_buffered_reads(gconstpointer data)
 {
 	const struct uring_case *c = data;
 	struct system_config cfg;
 	struct run_metrics m = {0};
 	g_autoptr(GError) err = NULL;
-	g_autofree char *job = NULL;
-	int fd = g_file_open_tmp("io-wq-XXXXXX.fio", &job, &err);
+	g_autofree char *job = g_test_build_filename(G_TEST_DIST, "tests", "unit",
+						     "buffered-randread.fio", NULL);
+	char *env[] = {"ENGINE=io_uring", "DEPTH=32", "PRE_READ=0", NULL};
 
-	g_assert_no_error(err);
-	g_assert_true(g_file_set_contents(job, randread_job, -1, &err));
-	close(fd);
 	system_config_init(&cfg);
 	g_ptr_array_add(cfg.files, g_strdup("/f=16m:written"));
 	g_ptr_array_add(cfg.kernel, g_strdup(c->kernel));
-	g_assert_true(workload_fio(&cfg, job, NULL, &m, &err));
+	g_assert_true(workload_fio(&cfg, job, env, &m, &err));
 	g_assert_no_error(err);
 	g_assert_cmpuint(m.ios, ==, 4096);
 	g_assert_cmpuint(m.dev_bytes[0], ==, 16 << 20);
@@ -266,7 +252,6 @@ static void test_uring_buffered_reads(gconstpointer data)
 	}
 	run_metrics_clear(&m);
 	system_config_clear(&cfg);
-	g_unlink(job);
 }
 
 int main(int argc, char **argv)
