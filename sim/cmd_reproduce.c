@@ -409,6 +409,8 @@ static void print_text(const struct result *res, GString *o)
 		g_string_append_printf(o, ", --mount %s", (char *)e->sys.mounts->pdata[i]);
 	for (unsigned i = 0; i < e->sys.files->len; i++)
 		g_string_append_printf(o, ", --file %s", (char *)e->sys.files->pdata[i]);
+	for (unsigned i = 0; i < e->sys.kernel->len; i++)
+		g_string_append_printf(o, ", --kernel %s", (char *)e->sys.kernel->pdata[i]);
 	g_string_append_printf(o, "\nworkload: %s", e->workload_kind);
 	if (e->jobfile) {
 		g_autofree char *base = g_path_get_basename(e->jobfile);

@@ -287,7 +287,8 @@ void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 {
 	if (now < js->start)
 		return;
-	js->depth_map[depth_bucket(depth)] += nr;
+	if (depth)
+		js->depth_map[depth_bucket(depth)] += nr;
 	js->submit_map[batch_bucket(nr)]++;
 	js->total_submit++;
 }

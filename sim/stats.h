@@ -151,7 +151,8 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 /* An fsync/fdatasync completed at now after lat_ns. */
 void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
 		    bool datasync);
-/* A submit call at now carried nr I/Os, leaving depth I/Os in flight. */
+/* A submit call at now carried nr I/Os, leaving depth I/Os in flight;
+ * depth 0 leaves the call out of the depth distribution (fio's end_fsync). */
 void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 		      unsigned depth);
 /* A reap (getevents) call at now returned nr completions. */

@@ -221,3 +221,22 @@ EXTRA_DIST += tests/bench-smoke.sh
 .PHONY: bench
 bench: tests/bench/bench$(EXEEXT) storsim$(EXEEXT)
 	tests/bench/bench --storsim=./storsim$(EXEEXT) $(BENCH_FLAGS)
+
+# Buffered I/O: the page cache, buffered reads and writes, fsync.
+check_PROGRAMS += tests/unit/test-pagecache tests/unit/test-buffered
+tests_unit_test_pagecache_SOURCES = tests/unit/test-pagecache.c
+tests_unit_test_pagecache_LDADD = $(STORSIM_LIBS)
+tests_unit_test_buffered_SOURCES = tests/unit/test-buffered.c
+tests_unit_test_buffered_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-pagecache tests/unit/test-buffered
+check_PROGRAMS += tests/unit/test-io-wq
+tests_unit_test_io_wq_SOURCES = tests/unit/test-io-wq.c
+tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-io-wq
+EXTRA_DIST += tests/unit/buffered-randread.fio
+TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh
+EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh
+
+# The parameter tables of docs/models are the code's.
+TESTS += tests/docs-params.sh
+EXTRA_DIST += tests/docs-params.sh

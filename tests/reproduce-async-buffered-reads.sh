@@ -8,7 +8,7 @@
 # no workers. The cells the model misses (docs/reproductions.md) are
 # reported, not asserted.
 . "$top_srcdir/tests/tap.sh"
-plan 4
+plan 5
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$STORSIM" reproduce --output-format json --output "$out/json" \
@@ -43,4 +43,8 @@ assert m["mainline"]["ctx_switches_per_io"] > 4 * m["patchset"]["ctx_switches_pe
 assert "io_wq_enqueue" in m["mainline"]["cpu_ns_per_io_by_stage"]
 assert "io_req_task_work_add" in m["patchset"]["cpu_ns_per_io_by_stage"]
 ' "$out/json"
+# The report names the whole machine, the 5.7 kernel's switches included.
+"$STORSIM" reproduce async-buffered-reads >"$out/text"
+check "the report's system line names the kernel switches" \
+	grep -q '^system: .*, --kernel io_wq_wake_free_worker=false' "$out/text"
 finish

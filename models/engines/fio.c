@@ -294,10 +294,21 @@ void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
 	u->issue_time = sim_now(td->comp.sim);
 }
 
+/* fio's runstate TD_FSYNCING: the end_fsync of each file, after the last
+ * write. fio leaves these syncs out of the sync count, the sync latencies
+ * and the depth distribution (td_io_queue counts a sync in total_io_u[]
+ * and io_u_map[] only outside TD_FSYNCING; fio 3.33 prints
+ * "total=0,256,0,0" for 256 writes with end_fsync=1). */
+static bool fsyncing(const struct fio_thread *td)
+{
+	return td->end_fsyncs > 0;
+}
+
 void fio_submitted(struct fio_thread *td, unsigned nr)
 {
 	if (td->stats_on && nr)
-		stats_add_submit(td->stats, sim_now(td->comp.sim), nr, td->inflight);
+		stats_add_submit(td->stats, sim_now(td->comp.sim), nr,
+				 fsyncing(td) ? 0 : td->inflight);
 }
 
 void fio_reaped(struct fio_thread *td, unsigned nr)
@@ -319,8 +330,9 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 			td->error = (int)-res;
 	} else if (td->stats_on && u->start_time >= td->ramp_end) {
 		if (u->sync_op) {
-			stats_add_sync(td->stats, now, now - u->start_time,
-				       u->datasync);
+			if (!fsyncing(td))
+				stats_add_sync(td->stats, now, now - u->start_time,
+					       u->datasync);
 		} else {
 			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
 				     (uint64_t)res, u->issue_time - u->start_time,
@@ -423,8 +435,12 @@ static void do_io(struct fio_thread *td)
 		td->eng->getevents(td, min, max);
 		return;
 	}
-	/* end_fsync: sync each file once the last write is done. */
-	if (o->end_fsync && fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
+	/* end_fsync: sync each file once the last write is done. do_io does
+	 * the same for fsync_on_close; fio then syncs each file again as it
+	 * closes it, after the job and outside its figures, which is not
+	 * simulated. */
+	if ((o->end_fsync || o->fsync_on_close) &&
+	    fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
 	    td->end_fsyncs < td->nfiles && (td->end_fsyncs || !td->last_was_sync)) {
 		struct fio_io_u *u = get_io_u(td);
 		fill_sync(td, u, &td->files[td->end_fsyncs++], false);
@@ -534,14 +550,20 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "direct", err, "libaio on a buffered file "
 			      "(direct=0) runs each read and write inside io_submit; "
 			      "that is not modelled yet");
-	bool syncs = o->fsync_blocks || o->fdatasync_blocks || o->end_fsync;
-	const char *sync_opt = o->fsync_blocks ? "fsync" : o->fdatasync_blocks ?
-			       "fdatasync" : "end_fsync";
-	if (syncs && eng == &fio_io_uring_engine && o->eng.hipri)
+	if (!o->direct && o->sync != FIO_SYNC_NONE && o->ioengine != FIO_ENGINE_NULL &&
+	    fio_rw_does(o->rw, FIO_DDIR_WRITE))
+		return refuse(job, "sync", err, "O_SYNC and O_DSYNC writes to a "
+			      "buffered file (direct=0) write back after each write; "
+			      "that is not modelled yet (fsync=1 is)");
+	const char *sync_opt = o->fsync_blocks ? "fsync" :
+			       o->fdatasync_blocks ? "fdatasync" :
+			       o->end_fsync ? "end_fsync" :
+			       o->fsync_on_close ? "fsync_on_close" : NULL;
+	if (sync_opt && eng == &fio_io_uring_engine && o->eng.hipri)
 		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
 			      "reads and writes only; the kernel refuses fsync on it");
-	if (syncs && eng && eng != &fio_null_engine && eng != &fio_io_uring_engine &&
-	    !eng->sync)
+	if (sync_opt && eng && eng != &fio_null_engine &&
+	    eng != &fio_io_uring_engine && !eng->sync)
 		return refuse(job, sync_opt, err,
 			      "fsync and fdatasync are modelled with io_uring and the "
 			      "synchronous engines (sync, psync, vsync, pvsync, "

@@ -63,7 +63,6 @@
  * wake-up, priorities other than nice 0, real-time classes.
  */
 #include <glib.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "host.h"
@@ -988,6 +987,19 @@ unsigned cpu_id(const struct cpu *c)
 
 /* ---- host ---- */
 
+/* One number of an idle state: decimal ns, no sign or spaces, at most a
+ * second (real exit latencies and residencies are micro- to
+ * milliseconds; a larger one is a typo, and must not overflow the clock). */
+static bool parse_idle_ns(const char *s, sim_time *v)
+{
+	guint64 x;
+
+	if (!g_ascii_string_to_unsigned(s, 10, 0, SIM_SEC, &x, NULL))
+		return false;
+	*v = x;
+	return true;
+}
+
 /* Parse "EXIT:RESIDENCY,..." into st (may be NULL); false if malformed. */
 static bool parse_idle_states(const char *spec, struct idle_state *st,
 			      unsigned *n, GError **err)
@@ -997,16 +1009,18 @@ static bool parse_idle_states(const char *spec, struct idle_state *st,
 
 	*n = 0;
 	for (char **p = parts; *p; p++) {
-		unsigned long long e, r;
-		char tail;
+		g_auto(GStrv) pair = g_strsplit(*p, ":", -1);
+		sim_time e, r;
 		if (!**p && !p[1] && p == parts)
 			break;
-		if (sscanf(*p, "%llu:%llu%c", &e, &r, &tail) != 2 || r < prev ||
+		if (g_strv_length(pair) != 2 || !parse_idle_ns(pair[0], &e) ||
+		    !parse_idle_ns(pair[1], &r) || (*n && r <= prev) ||
 		    *n == IDLE_STATES_MAX) {
 			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_INPUT,
 				    "option 'cpu.idle_states': '%s' is not a list of "
-				    "at most %d EXIT:RESIDENCY pairs in ns, by "
-				    "increasing residency", spec, IDLE_STATES_MAX);
+				    "at most %d EXIT:RESIDENCY pairs in ns (each at "
+				    "most 1 s), by increasing residency", spec,
+				    IDLE_STATES_MAX);
 			return false;
 		}
 		if (st)

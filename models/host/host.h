@@ -154,7 +154,7 @@ struct cpu_usage {
 	sim_time class_ns[CPU_CLASS_NR];
 	uint64_t ctx_switches;
 	uint64_t irqs;
-	uint64_t idle_exits;	/* wake-ups that paid idle_exit_ns */
+	uint64_t idle_exits;	/* wake-ups that paid an idle state's exit latency */
 };
 
 void task_usage(const struct task *t, struct task_usage *u);

@@ -3,9 +3,11 @@
  * side effects land where the work puts them, interrupts preempt tasks
  * and delay them by exactly their own length, sleep/wake and context
  * switches are counted, CPU-bound tasks share a CPU, spinning ends at the
- * wake-up.
+ * wake-up, a CPU leaving an idle state starts its work that state's exit
+ * latency late, malformed idle states are refused.
  */
 #include <glib.h>
+#include <string.h>
 
 #include "host/host.h"
 
@@ -80,6 +82,8 @@ static struct host_params test_params(unsigned ncpus)
 {
 	struct host_params p;
 	params_set_defaults(host_param_table, &p);
+	/* No idle states unless a test sets them (the default is ""). */
+	params_clear(host_param_table, &p);
 	p.ncpus = ncpus;
 	p.ctx_switch = 100;
 	p.ctx_switch_mm = 0;
@@ -349,6 +353,111 @@ static void test_spin_charges_until_wake(void)
 	sim_destroy(&s);
 }
 
+/* ---- idle states ---- */
+
+/* C1-like and C6-like states: exit 2 us after 5 us idle, 10 us after 50. */
+#define IDLE_STATES "2000:5000,10000:50000"
+
+struct idle_case {
+	const char *path;
+	sim_time idle;		/* how long the CPU is idle before the wake-up */
+	bool by_irq;		/* an interrupt ends it, else a task wake-up */
+	sim_time exit;		/* the delay expected */
+};
+
+static const struct idle_case idle_cases[] = {
+	{"/host/idle/shorter-than-residency-no-exit", 4999, false, 0},
+	{"/host/idle/at-residency-exits-shallow-state", 5000, false, 2000},
+	{"/host/idle/between-residencies-exits-shallow-state", 49999, false, 2000},
+	{"/host/idle/past-deep-residency-exits-deep-state", 60000, false, 10000},
+	{"/host/idle/interrupt-short-idle-no-exit", 1000, true, 0},
+	{"/host/idle/interrupt-exits-deep-state", 60000, true, 10000},
+};
+
+/* A task works 1000 ns and sleeps (the CPU is idle from 1100, after the
+ * switch in); at 1100 + idle it is woken, or an interrupt arrives. */
+static void test_idle_exit(gconstpointer data)
+{
+	const struct idle_case *c = data;
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	hp.idle_states = IDLE_STATES;
+	g_assert_true(host_params_check(&hp, NULL));
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 1000, 1, END_SLEEP);
+	struct prog *irq = prog_new(&s, h, "irq", false, 300, 0, END_THEN);
+	sim_time wake = 1100 + c->idle;
+
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	sim_schedule(&s, wake, &p->c, PROG_ACTION, NULL, 0);
+	sim_run(&s, wake);
+	g_assert_cmpuint(sim_now(&s), ==, wake);
+	if (c->by_irq)
+		cpu_raise_irq(host_cpu(h, 0), SIM_MSG(&irq->c, PROG_STEP, NULL, 0));
+	else
+		task_wake(p->t);
+	sim_run(&s, SIM_TIME_MAX);
+	if (c->by_irq)
+		g_assert_cmpuint(at(irq->step_times, 0), ==, wake + c->exit);
+	else
+		g_assert_cmpuint(at(p->step_times, 1), ==, wake + c->exit);
+	struct cpu_usage cu;
+	cpu_usage(host_cpu(h, 0), &cu);
+	g_assert_cmpuint(cu.idle_exits, ==, c->exit ? 1 : 0);
+	prog_free(p);
+	prog_free(irq);
+	host_free(h);
+	sim_destroy(&s);
+}
+
+struct idle_spec {
+	const char *path;
+	const char *spec;
+	bool ok;
+};
+
+static const struct idle_spec idle_specs[] = {
+	{"/host/idle-states/none", "", true},
+	{"/host/idle-states/one", "2000:2000", true},
+	{"/host/idle-states/three", "2000:2000,10000:20000,133000:600000", true},
+	{"/host/idle-states/not-a-number", "abc", false},
+	{"/host/idle-states/no-residency", "2000", false},
+	{"/host/idle-states/empty-residency", "2000:", false},
+	{"/host/idle-states/empty-exit", ":2000", false},
+	{"/host/idle-states/three-fields", "1:2:3", false},
+	{"/host/idle-states/trailing-comma", "2000:2000,", false},
+	{"/host/idle-states/wrong-separator", "2000:2000;10000:20000", false},
+	{"/host/idle-states/negative-exit", "-1:5000", false},
+	{"/host/idle-states/negative-residency", "1000:-5000", false},
+	{"/host/idle-states/space", " 1000:5000", false},
+	{"/host/idle-states/hex", "0x10:5000", false},
+	{"/host/idle-states/over-a-second", "2000000000:1", false},
+	{"/host/idle-states/same-residency", "1000:5000,2000:5000", false},
+	{"/host/idle-states/decreasing-residency", "1000:5000,2000:4000", false},
+	{"/host/idle-states/more-than-eight",
+	 "1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9", false},
+};
+
+/* A malformed value stops the run with the option's name and the value. */
+static void test_idle_states_check(gconstpointer data)
+{
+	const struct idle_spec *c = data;
+	struct host_params hp = test_params(1);
+	g_autoptr(GError) err = NULL;
+
+	hp.idle_states = (char *)c->spec;
+	g_assert_cmpint(host_params_check(&hp, &err), ==, c->ok);
+	if (c->ok) {
+		g_assert_no_error(err);
+		return;
+	}
+	g_assert_nonnull(err);
+	g_autofree char *quoted = g_strdup_printf("'%s'", c->spec);
+	g_assert_nonnull(strstr(err->message, "option 'cpu.idle_states'"));
+	g_assert_nonnull(strstr(err->message, quoted));
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -362,5 +471,10 @@ int main(int argc, char **argv)
 	g_test_add_func("/host/cpu-bound-tasks-share-a-cpu", test_cpu_bound_tasks_share_a_cpu);
 	g_test_add_func("/host/wake-prefers-idle-cpu", test_wake_prefers_idle_cpu);
 	g_test_add_func("/host/spin-charges-until-wake", test_spin_charges_until_wake);
+	for (unsigned i = 0; i < G_N_ELEMENTS(idle_cases); i++)
+		g_test_add_data_func(idle_cases[i].path, &idle_cases[i], test_idle_exit);
+	for (unsigned i = 0; i < G_N_ELEMENTS(idle_specs); i++)
+		g_test_add_data_func(idle_specs[i].path, &idle_specs[i],
+				     test_idle_states_check);
 	return g_test_run();
 }
