@@ -375,6 +375,11 @@ static double fig_worker_cpu(const struct run_metrics *m)
 	return per_io(m, (double)m->worker_ns);
 }
 
+static double fig_pc_misses(const struct run_metrics *m)
+{
+	return per_io(m, (double)m->pc_misses);
+}
+
 static double fig_wa(const struct run_metrics *m)
 {
 	double wa = 0;
@@ -390,6 +395,7 @@ static const struct {
 	{"idle-state exits per I/O", "idle_exits_per_io", fig_idle_exits},
 	{"io-wq workers", "io_wq_workers", fig_workers},
 	{"io-wq worker CPU per I/O", "io_wq_cpu_ns_per_io", fig_worker_cpu},
+	{"page-cache misses per I/O", "page_cache_misses_per_io", fig_pc_misses},
 	{"device bytes per app byte", "device_bytes_per_app_byte", fig_wa},
 };
 

@@ -3,6 +3,7 @@
 
 #include "engines/fio.h"
 #include "engines/io_wq.h"
+#include "fs/pagecache.h"
 #include "util.h"
 #include "workload.h"
 
@@ -117,6 +118,12 @@ void run_metrics_collect(struct run_metrics *m, struct system *sys,
 		blk_queue_disk_stats(d->q, &st);
 		m->dev_bytes[0] += st.sectors[0] * 512;
 		m->dev_bytes[1] += st.sectors[1] * 512;
+	}
+	if (sys->pc) {
+		struct pagecache_stats ps;
+		pagecache_get_stats(sys->pc, &ps);
+		m->pc_hits = ps.hits;
+		m->pc_misses = ps.misses;
 	}
 	if (!m->app_elapsed)
 		m->app_elapsed = elapsed;

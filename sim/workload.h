@@ -25,6 +25,7 @@ struct run_metrics {
 	unsigned workers;
 	sim_time worker_ns;
 	uint64_t dev_bytes[2];	/* read, written by the devices */
+	uint64_t pc_hits, pc_misses;	/* page-cache lookups */
 	uint64_t idle_exits;
 	unsigned ncpus;
 	sim_time stage_ns[STAGE_MAX];

@@ -129,6 +129,8 @@ TESTS += tests/sqpoll.sh
 EXTRA_DIST += tests/sqpoll.sh tests/jobs/sqpoll
 TESTS += tests/io-uring-fsync.sh
 EXTRA_DIST += tests/io-uring-fsync.sh
+TESTS += tests/pagecache-invalidate.sh
+EXTRA_DIST += tests/pagecache-invalidate.sh tests/jobs/pagecache
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

@@ -455,8 +455,16 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct fio_thread *td = (struct fio_thread *)c;
 
-	if (type == TD_BEGIN)
+	if (type == TD_BEGIN) {
+		/* file_invalidate_cache: fio drops the files' cached pages
+		 * as the job starts. */
+		for (unsigned i = 0; td->o->invalidate && i < td->nfiles; i++) {
+			struct sfile *f = td->files[i].f;
+			if (f && f->ops->fadvise_dontneed)
+				f->ops->fadvise_dontneed(f);
+		}
 		task_start(td->task, SIM_MSG(c, TD_LOOP, NULL, 0));
+	}
 	else
 		do_io(td);
 }

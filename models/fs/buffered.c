@@ -139,7 +139,7 @@ static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
 	if (max < 1)
 		max = 1;
 	if (index == ino->ra_next && index) {
-		ino->ra_size = ino->ra_size ? MIN(2 * ino->ra_size, max) : 4;
+		ino->ra_size = MIN(ino->ra_size ? 2 * ino->ra_size : 4, max);
 		n = MAX(want, ino->ra_size);
 	}
 	if (index + n > m->nfolios)
@@ -286,11 +286,18 @@ static long buffered_write(struct xctx *x, struct kiocb *iocb)
 	return (long)iocb->len;
 }
 
+static void buffered_fadvise_dontneed(struct sfile *f)
+{
+	struct inode *ino = f->priv;
+	mapping_invalidate(ino->map);
+}
+
 static const struct file_ops buffered_fops = {
 	.name = "buffered",
 	.read_iter = buffered_read,
 	.write_iter = buffered_write,
 	.fsync = fs_fsync,
+	.fadvise_dontneed = buffered_fadvise_dontneed,
 };
 
 void buffered_open(struct inode *ino, struct sfile *f)

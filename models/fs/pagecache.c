@@ -189,19 +189,46 @@ void folio_touch(struct folio *f)
 }
 
 /* Evict the oldest clean, idle folio; false if there is none. */
+static bool evictable(const struct folio *f)
+{
+	return !f->dirty && !f->locked && !f->writeback && !f->waiters;
+}
+
+static void evict(struct pagecache *pc, struct folio *f)
+{
+	lru_del(f);
+	f->m->slot[f->index] = NULL;
+	sim_pool_put(&pc->folios, f);
+	pc->st.nr_folios--;
+	pc->st.evicted++;
+}
+
+/* Evict the oldest clean, idle folio; false if there is none. A busy
+ * folio found on the way goes back to the head of the list, as
+ * shrink_folio_list rotates folios under writeback, so that the next
+ * search does not walk it again. */
 static bool evict_one(struct pagecache *pc)
 {
-	for (struct folio *f = pc->lru.lru_prev; f != &pc->lru; f = f->lru_prev) {
-		if (f->dirty || f->locked || f->writeback || f->waiters)
+	unsigned n = pc->st.nr_folios;
+
+	for (struct folio *f = pc->lru.lru_prev; f != &pc->lru && n--;
+	     f = pc->lru.lru_prev) {
+		if (!evictable(f)) {
+			lru_del(f);
+			lru_add(pc, f);
 			continue;
-		lru_del(f);
-		f->m->slot[f->index] = NULL;
-		sim_pool_put(&pc->folios, f);
-		pc->st.nr_folios--;
-		pc->st.evicted++;
+		}
+		evict(pc, f);
 		return true;
 	}
 	return false;
+}
+
+void mapping_invalidate(struct mapping *m)
+{
+	for (uint64_t i = 0; i < m->nfolios; i++)
+		if (m->slot[i] && evictable(m->slot[i]))
+			evict(m->pc, m->slot[i]);
 }
 
 static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
@@ -217,8 +244,14 @@ static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
 
 struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index)
 {
+	struct folio *f = index < m->nfolios ? m->slot[index] : NULL;
+
 	xctx_charge(x, st_lookup, m->pc->p.lookup);
-	return index < m->nfolios ? m->slot[index] : NULL;
+	if (f)
+		m->pc->st.hits++;
+	else
+		m->pc->st.misses++;
+	return f;
 }
 
 static struct folio *insert(struct pagecache *pc, struct mapping *m,

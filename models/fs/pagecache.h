@@ -82,7 +82,10 @@ void mapping_init(struct mapping *m, struct pagecache *pc, void *host,
 		  uint64_t size, uint32_t block_size);
 void mapping_clear(struct mapping *m);
 
-/* Look up (charging the lookup), or NULL. */
+/* Drop the mapping's clean, idle folios (invalidate_mapping_pages, what
+ * fio's invalidate=1 asks with POSIX_FADV_DONTNEED). */
+void mapping_invalidate(struct mapping *m);
+/* Look up (charging the lookup; a hit or a miss), or NULL. */
 struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index);
 /* Allocate and insert a folio, locked, nothing uptodate (charging it);
  * evicts clean folios beyond the cache size. */

@@ -82,6 +82,9 @@ struct file_ops {
 	 * datasync, the metadata) is durable; op->res then holds the result.
 	 * Required. */
 	void (*fsync)(struct xctx *x, struct fsync_op *op);
+	/* posix_fadvise(POSIX_FADV_DONTNEED): drop cached clean data, at no
+	 * simulated cost. Not required. */
+	void (*fadvise_dontneed)(struct sfile *f);
 };
 
 /* An fsync in progress, embedded in its caller. */
