@@ -69,20 +69,9 @@ static void config_for(const struct experiment *e,
 		       const struct experiment_variant *ev, struct system_config *cfg)
 {
 	system_config_init(cfg);
-	cfg->host = g_strdup(e->sys.host);
-	cfg->seed = e->sys.seed;
-	for (unsigned i = 0; i < e->sys.devices->len; i++)
-		g_ptr_array_add(cfg->devices, g_strdup(e->sys.devices->pdata[i]));
-	for (unsigned i = 0; i < e->sys.mounts->len; i++)
-		g_ptr_array_add(cfg->mounts, g_strdup(e->sys.mounts->pdata[i]));
-	for (unsigned i = 0; i < e->sys.files->len; i++)
-		g_ptr_array_add(cfg->files, g_strdup(e->sys.files->pdata[i]));
-	for (unsigned i = 0; i < e->sys.sets->len; i++)
-		g_ptr_array_add(cfg->sets, g_strdup(e->sys.sets->pdata[i]));
+	system_config_copy(cfg, &e->sys);
 	for (unsigned i = 0; i < ev->sets->len; i++)
 		g_ptr_array_add(cfg->sets, g_strdup(ev->sets->pdata[i]));
-	for (unsigned i = 0; i < e->sys.kernel->len; i++)
-		g_ptr_array_add(cfg->kernel, g_strdup(e->sys.kernel->pdata[i]));
 	for (unsigned i = 0; i < ev->kernel->len; i++)
 		g_ptr_array_add(cfg->kernel, g_strdup(ev->kernel->pdata[i]));
 }

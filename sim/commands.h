@@ -6,6 +6,7 @@ int cmd_uring_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 
 #endif

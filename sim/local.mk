@@ -16,7 +16,8 @@ libstorsim_a_SOURCES += \
 	sim/experiment.c sim/experiment.h \
 	sim/cmd_reproduce.c \
 	sim/report.c sim/report.h \
-	sim/cmd_run.c
+	sim/cmd_run.c \
+	sim/cmd_sweep.c
 libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
 	sim/output.c sim/output.h sim/output_int.h \

@@ -18,6 +18,8 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{"run", cmd_run, "run fio job files on the simulated system"},
+	{"sweep", cmd_sweep,
+	 "run a job file over combinations of kernel switches and parameters"},
 	{"uring-bench", cmd_uring_bench,
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,

@@ -33,6 +33,26 @@ void system_config_clear(struct system_config *c)
 	*c = (struct system_config){0};
 }
 
+static void copy_strings(GPtrArray *dst, const GPtrArray *src)
+{
+	for (unsigned i = 0; i < src->len; i++)
+		g_ptr_array_add(dst, g_strdup(src->pdata[i]));
+}
+
+void system_config_copy(struct system_config *dst, const struct system_config *src)
+{
+	g_free(dst->host);
+	dst->host = g_strdup(src->host);
+	g_free(dst->power_loss);
+	dst->power_loss = g_strdup(src->power_loss);
+	dst->seed = src->seed;
+	copy_strings(dst->devices, src->devices);
+	copy_strings(dst->mounts, src->mounts);
+	copy_strings(dst->files, src->files);
+	copy_strings(dst->sets, src->sets);
+	copy_strings(dst->kernel, src->kernel);
+}
+
 static gboolean add_to(GPtrArray *a, const char *value)
 {
 	g_ptr_array_add(a, g_strdup(value));

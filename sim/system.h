@@ -29,6 +29,8 @@ struct system_config {
 
 void system_config_init(struct system_config *c);
 void system_config_clear(struct system_config *c);
+/* dst (initialised) becomes a copy of src. */
+void system_config_copy(struct system_config *dst, const struct system_config *src);
 /* Add the GOption entries for the settings above to a context. */
 void system_config_add_options(struct system_config *c, GOptionContext *ctx);
 

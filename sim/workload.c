@@ -298,6 +298,7 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	struct task_usage app;
 	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);
 	fio_run_process(run, &m->app_elapsed, &m->app_bytes, &app);
+	fio_run_clat(run, &m->clat_mean_ns, &m->clat_p99_ns);
 	m->app_usr_ns = app.usr_ns;
 	m->app_sys_ns = app.sys_ns;
 	run_metrics_collect(m, sys, ios);

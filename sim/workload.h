@@ -26,6 +26,8 @@ struct run_metrics {
 	sim_time worker_ns;
 	uint64_t dev_bytes[2];	/* read, written by the devices */
 	uint64_t pc_hits, pc_misses;	/* page-cache lookups */
+	double clat_mean_ns;		/* fio workloads: all jobs' I/Os */
+	uint64_t clat_p99_ns;
 	uint64_t idle_exits;
 	unsigned ncpus;
 	sim_time stage_ns[STAGE_MAX];

@@ -131,6 +131,8 @@ TESTS += tests/io-uring-fsync.sh
 EXTRA_DIST += tests/io-uring-fsync.sh
 TESTS += tests/pagecache-invalidate.sh
 EXTRA_DIST += tests/pagecache-invalidate.sh tests/jobs/pagecache
+TESTS += tests/sweep.sh
+EXTRA_DIST += tests/sweep.sh tests/jobs/sweep
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

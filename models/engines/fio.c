@@ -1024,6 +1024,29 @@ void fio_run_process(const struct fio_run *r, sim_time *elapsed,
 	}
 }
 
+void fio_run_clat(const struct fio_run *r, double *mean, uint64_t *p99)
+{
+	g_autofree uint64_t *plat = g_new0(uint64_t, STATS_PLAT_NR);
+	static const double p[] = {99.0};
+	uint64_t n = 0;
+	double sum = 0;
+
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		for (int d = 0; d < STATS_DDIR_NR; d++) {
+			const struct stats_moments *m = &td->stats->lat[STATS_CLAT][d];
+			n += m->samples;
+			sum += m->mean * (double)m->samples;
+			for (unsigned k = 0; k < STATS_PLAT_NR; k++)
+				plat[k] += td->stats->plat[STATS_CLAT][d][k];
+		}
+	}
+	*mean = n ? sum / (double)n : 0;
+	*p99 = 0;
+	if (n)
+		stats_percentiles(plat, n, p, 1, p99);
+}
+
 void fio_run_free(struct fio_run *r)
 {
 	if (!r)

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Description: storsim sweep runs a job file over every combination of its
+# variables, the last one changing fastest, shows the mechanism a kernel
+# switch changes, prints the same bytes twice, and refuses bad variables.
+. "$top_srcdir/tests/tap.sh"
+plan 4
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+job="$top_srcdir/tests/jobs/sweep/dio.fio"
+
+sweep() {
+	"$STORSIM" sweep --host axboe-5950x-2023 --file /f=256m:written --env RUNTIME=200ms \
+		--vary kernel.dio_caller_comp=false,true --vary DEPTH=1,16 "$@" "$job"
+}
+sweep --output-format=json --output "$out/a.json" 2>/dev/null
+check "four runs, in the order of the variables, the last fastest" \
+	python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+got = [(r["values"]["kernel.dio_caller_comp"], r["values"]["DEPTH"]) for r in runs]
+assert got == [("false", "1"), ("false", "16"), ("true", "1"), ("true", "16")], got
+assert all(r["iops"] > 0 for r in runs)
+' "$out/a.json"
+check "caller completion takes the kworker switches out at QD16" \
+	python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+stock, patched = runs[1], runs[3]
+assert stock["ctx_switches_per_io"] > 1, stock
+assert patched["ctx_switches_per_io"] < 0.1, patched
+assert patched["iops"] > stock["iops"]
+' "$out/a.json"
+sweep >"$out/t1" 2>/dev/null
+sweep >"$out/t2" 2>/dev/null
+check "the same sweep prints the same bytes" cmp -s "$out/t1" "$out/t2"
+"$STORSIM" sweep --vary 'not a key=1' "$job" 2>"$out/err"
+rc=$?
+grep -q "option '--vary'" "$out/err"
+check "a bad --vary is refused, naming the option" test $rc -ne 0 -a $? -eq 0
+finish
