@@ -113,7 +113,8 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		goto out;
 
 	uint64_t violations = 0;
-	if (!emit(ro, sys, run, formats, &violations, &err))
+	if (!emit(ro, sys, run, formats, &violations, &err) ||
+	    !system_timeline_write(sys, &err))
 		goto out;
 	if (violations) {
 		fprintf(stderr, "storsim run: %" G_GUINT64_FORMAT " writes acknowledged "

@@ -26,9 +26,12 @@ static int run(const struct system_config *cfg,
 	}
 	t_io_uring_run(t, out);
 	fputs(out->str, stdout);
+	bool ok = system_timeline_write(sys, &err);
+	if (!ok)
+		fprintf(stderr, "storsim uring-bench: %s\n", err->message);
 	t_io_uring_free(t);
 	system_free(sys);
-	return 0;
+	return ok ? 0 : 1;
 }
 
 int cmd_uring_bench(int argc, char **argv)

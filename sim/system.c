@@ -30,6 +30,8 @@ void system_config_clear(struct system_config *c)
 	g_ptr_array_free(c->sets, TRUE);
 	g_ptr_array_free(c->kernel, TRUE);
 	g_free(c->power_loss);
+	g_free(c->timeline);
+	g_free(c->timeline_window);
 	*c = (struct system_config){0};
 }
 
@@ -45,6 +47,10 @@ void system_config_copy(struct system_config *dst, const struct system_config *s
 	dst->host = g_strdup(src->host);
 	g_free(dst->power_loss);
 	dst->power_loss = g_strdup(src->power_loss);
+	g_free(dst->timeline);
+	dst->timeline = g_strdup(src->timeline);
+	g_free(dst->timeline_window);
+	dst->timeline_window = g_strdup(src->timeline_window);
 	dst->seed = src->seed;
 	copy_strings(dst->devices, src->devices);
 	copy_strings(dst->mounts, src->mounts);
@@ -128,12 +134,100 @@ void system_config_add_options(struct system_config *c, GOptionContext *ctx)
 		 "acknowledged writes survived", "at:TIME|after:N[@DEVICE]"},
 		{"seed", 0, 0, G_OPTION_ARG_CALLBACK, opt_seed,
 		 "Seed of every random stream (default 1)", "N"},
+		{"timeline", 0, 0, G_OPTION_ARG_FILENAME, &c->timeline,
+		 "Write what each CPU ran as Trace Event JSON (Perfetto)", "FILE"},
+		{"timeline-window", 0, 0, G_OPTION_ARG_STRING, &c->timeline_window,
+		 "The simulated time the timeline covers (default 0:10ms)",
+		 "FROM:TO"},
 		{NULL},
 	};
 	GOptionGroup *g = g_option_group_new("system", "Simulated system:",
 					     "Show the system options", c, NULL);
 	g_option_group_add_entries(g, entries);
 	g_option_context_add_group(ctx, g);
+}
+
+static bool parse_time_ns(const char *text, sim_time *out)
+{
+	char *end;
+	double v = g_ascii_strtod(text, &end);
+	double mult;
+
+	if (end == text || v < 0)
+		return false;
+	if (strcmp(end, "ns") == 0)
+		mult = 1;
+	else if (strcmp(end, "us") == 0)
+		mult = 1e3;
+	else if (strcmp(end, "ms") == 0)
+		mult = 1e6;
+	else if (strcmp(end, "s") == 0 || *end == '\0')
+		mult = 1e9;
+	else
+		return false;
+	*out = (sim_time)(v * mult);
+	return true;
+}
+
+/* A CPU's timeline holds at most this many slices (about 100 MB of JSON). */
+#define TIMELINE_MAX_SLICES 1000000
+
+static bool start_timeline(struct system *s, const struct system_config *cfg,
+			   GError **err)
+{
+	const char *w = cfg->timeline_window ? cfg->timeline_window : "0:10ms";
+	g_auto(GStrv) parts = g_strsplit(w, ":", 2);
+	sim_time from, to;
+
+	if (!parts[0] || !parts[1] || !parse_time_ns(parts[0], &from) ||
+	    !parse_time_ns(parts[1], &to) || to <= from) {
+		storsim_input_error(err, "command line", 0, "--timeline-window",
+				    "'%s' is not FROM:TO, two times (e.g. 1s:1.01s) "
+				    "with FROM before TO", w);
+		return false;
+	}
+	host_timeline_record(s->host, from, to, TIMELINE_MAX_SLICES);
+	s->timeline_file = g_strdup(cfg->timeline);
+	return true;
+}
+
+static void json_string(GString *o, const char *s)
+{
+	g_string_append_c(o, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			g_string_append_c(o, '\\');
+		g_string_append_c(o, *s);
+	}
+	g_string_append_c(o, '"');
+}
+
+bool system_timeline_write(struct system *s, GError **err)
+{
+	size_t n;
+	bool truncated;
+	const struct host_slice *sl;
+
+	if (!s->timeline_file)
+		return true;
+	sl = host_timeline(s->host, &n, &truncated);
+	g_autoptr(GString) o = g_string_new("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
+	for (unsigned c = 0; c < host_ncpus(s->host); c++)
+		g_string_append_printf(o, "{\"ph\": \"M\", \"name\": \"thread_name\", "
+				       "\"pid\": 1, \"tid\": %u, \"args\": {\"name\": "
+				       "\"CPU %u\"}},\n", c, c);
+	for (size_t i = 0; i < n; i++) {
+		g_string_append(o, "{\"ph\": \"X\", \"name\": ");
+		json_string(o, sl[i].name);
+		g_string_append_printf(o, ", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
+				       "\"dur\": %.3f},\n", sl[i].cpu,
+				       (double)sl[i].start / 1e3,
+				       (double)(sl[i].end - sl[i].start) / 1e3);
+	}
+	g_string_append_printf(o, "{\"ph\": \"M\", \"name\": \"process_name\", "
+			       "\"pid\": 1, \"args\": {\"name\": \"storsim%s\"}}\n]}\n",
+			       truncated ? " (timeline truncated)" : "");
+	return output_write_file(s->timeline_file, o->str, err);
 }
 
 static bool apply_host_profile(struct system *s, const char *name, GError **err)
@@ -367,28 +461,6 @@ static bool apply_set(struct system *s, const char *spec, GError **err)
 	return false;
 }
 
-static bool parse_time_ns(const char *text, sim_time *out)
-{
-	char *end;
-	double v = g_ascii_strtod(text, &end);
-	double mult;
-
-	if (end == text || v < 0)
-		return false;
-	if (strcmp(end, "ns") == 0)
-		mult = 1;
-	else if (strcmp(end, "us") == 0)
-		mult = 1e3;
-	else if (strcmp(end, "ms") == 0)
-		mult = 1e6;
-	else if (strcmp(end, "s") == 0 || *end == '\0')
-		mult = 1e9;
-	else
-		return false;
-	*out = (sim_time)(v * mult);
-	return true;
-}
-
 /* --power-loss: pick the device, track durability on it, and either let
  * the device count commands or remember the time. */
 static bool setup_power_loss(struct system *s, const char *spec, GError **err)
@@ -569,6 +641,8 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 	if (!host_params_check(&s->sp.cpu, err))
 		goto fail;
 	s->host = host_new(&s->sim, &s->sp.cpu);
+	if (cfg->timeline && !start_timeline(s, cfg, err))
+		goto fail;
 	if (!build_devices(s, err))
 		goto fail;
 	for (unsigned i = 0; i < cfg->files->len; i++)
@@ -614,6 +688,7 @@ void system_free(struct system *s)
 			params_clear(m->params, (char *)&s->sp + m->offset);
 	sim_destroy(&s->sim);
 	g_free(s->host_profile);
+	g_free(s->timeline_file);
 	g_free(s);
 }
 

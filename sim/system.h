@@ -21,6 +21,8 @@ struct system_config {
 	GPtrArray *kernel;	/* "FEATURE=VALUE" */
 	char *power_loss;	/* "at:TIME" or "after:N"[@DEVICE] */
 	uint64_t seed;
+	char *timeline;		/* Trace Event JSON file to write, or NULL */
+	char *timeline_window;	/* "FROM:TO" in simulated time */
 };
 
 /* With no device named, a system has this NVMe drive with an XFS at /. */
@@ -68,6 +70,7 @@ struct system {
 	struct sim_component comp;	/* timed power loss */
 	struct system_device *power_loss_dev;
 	sim_time power_loss_at;	/* 0: none, or by command count */
+	char *timeline_file;	/* --timeline */
 };
 
 /* How a job opens a file, and how it is laid out if it does not exist. */
@@ -97,6 +100,9 @@ void system_arm_power_loss(struct system *s);
 bool system_power_lost(const struct system *s);
 void system_durability_report(const struct system *s, GString *text,
 			      json_object *json, uint64_t *violations);
+/* Write what each CPU ran (--timeline) as Trace Event JSON, for Perfetto
+ * or chrome://tracing; nothing without --timeline. */
+bool system_timeline_write(struct system *s, GError **err);
 /* One line per profile and setting, for reports. */
 void system_describe(const struct system *s, GString *out);
 

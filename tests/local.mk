@@ -133,6 +133,8 @@ TESTS += tests/pagecache-invalidate.sh
 EXTRA_DIST += tests/pagecache-invalidate.sh tests/jobs/pagecache
 TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh tests/jobs/sweep
+TESTS += tests/timeline.sh
+EXTRA_DIST += tests/timeline.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

@@ -104,6 +104,7 @@ enum task_state { T_NEW, T_RUNNABLE, T_RUNNING, T_SLEEPING, T_SPINNING, T_DEAD }
 struct task {
 	struct xctx x;
 	char *name;
+	char *poll_name;	/* timeline: "NAME (polling)", made when needed */
 	enum task_kind kind;
 	int mm_id;
 	struct cpumask allowed;
@@ -163,6 +164,7 @@ struct host {
 	struct idle_state idle[IDLE_STATES_MAX];
 	unsigned nidle;
 	unsigned nr_queued;	/* runnable tasks waiting on all runqueues */
+	struct timeline *tl;	/* recording, or NULL */
 	struct cpu *cpus;
 	GPtrArray *tasks;
 	struct xctx *current;
@@ -331,6 +333,86 @@ struct xctx *host_current(const struct host *h)
 /* ---- executing work ---- */
 
 /* Credit the running context with the CPU time since it last started. */
+/* ---- timeline ---- */
+
+static void spin_pause(struct task *t, sim_time now);
+
+struct timeline {
+	sim_time from, to;
+	GArray *slices;		/* struct host_slice */
+	size_t max;
+	bool truncated;
+	int64_t *last;		/* per CPU: index of its last slice, or -1 */
+};
+
+static void tl_add(struct host *h, unsigned cpu, const char *name, sim_time start,
+		   sim_time end)
+{
+	struct timeline *tl = h->tl;
+
+	start = MAX(start, tl->from);
+	end = MIN(end, tl->to);
+	if (end <= start)
+		return;
+	if (tl->last[cpu] >= 0) {
+		struct host_slice *l = &g_array_index(tl->slices, struct host_slice,
+						      tl->last[cpu]);
+		if (l->name == name && l->end == start) {
+			l->end = end;
+			return;
+		}
+	}
+	if (tl->slices->len >= tl->max) {
+		tl->truncated = true;
+		return;
+	}
+	struct host_slice s = {.start = start, .end = end, .name = name, .cpu = cpu};
+	tl->last[cpu] = tl->slices->len;
+	g_array_append_val(tl->slices, s);
+}
+
+static const char *xctx_name(const struct xctx *x)
+{
+	if (x->task)
+		return x->task->name;
+	return x->level == XL_HARDIRQ ? "hardirq" : "softirq";
+}
+
+void host_timeline_record(struct host *h, sim_time from, sim_time to, size_t max)
+{
+	struct timeline *tl = g_new0(struct timeline, 1);
+
+	tl->from = from;
+	tl->to = to;
+	tl->max = max;
+	tl->slices = g_array_new(FALSE, FALSE, sizeof(struct host_slice));
+	tl->last = g_new(int64_t, h->p.ncpus);
+	for (unsigned i = 0; i < h->p.ncpus; i++)
+		tl->last[i] = -1;
+	h->tl = tl;
+}
+
+const struct host_slice *host_timeline(struct host *h, size_t *n,
+				       bool *truncated)
+{
+	sim_time now = sim_now(h->sim);
+
+	/* What runs or polls now, up to now. */
+	for (unsigned i = 0; h->tl && i < h->p.ncpus; i++) {
+		struct cpu *c = &h->cpus[i];
+		if (c->running && now > c->run_start)
+			tl_add(h, c->id, xctx_name(c->running), c->run_start, now);
+		if (c->curr && c->curr->state == T_SPINNING && c->curr->spin_running) {
+			spin_pause(c->curr, now);
+			c->curr->spin_running = true;
+			c->curr->spin_start = now;
+		}
+	}
+	*n = h->tl ? h->tl->slices->len : 0;
+	*truncated = h->tl && h->tl->truncated;
+	return h->tl ? (const struct host_slice *)h->tl->slices->data : NULL;
+}
+
 static void cpu_progress(struct cpu *c)
 {
 	struct xctx *x = c->running;
@@ -339,6 +421,8 @@ static void cpu_progress(struct cpu *c)
 	c->run_start = now;
 	if (!x)
 		return;
+	if (c->h->tl && ran)
+		tl_add(c->h, c->id, xctx_name(x), now - ran, now);
 	if (ran <= x->debt) {
 		x->debt -= ran;
 	} else {
@@ -489,8 +573,6 @@ static void preempt_curr(struct cpu *c)
 	c->need_resched = false;
 }
 
-static void spin_pause(struct task *t, sim_time now);
-
 /* A busy-polling task gives the CPU to a task with work (a polling loop
  * calls cond_resched, CFS does the rest); it spins on when it gets the
  * CPU back, until woken. */
@@ -538,8 +620,14 @@ static void switch_in(struct cpu *c, struct task *t)
 static void spin_pause(struct task *t, sim_time now)
 {
 	if (t->spin_running) {
+		struct host *h = t->x.h;
 		t->spin_acc += now - t->spin_start;
 		t->spin_running = false;
+		if (h->tl) {
+			if (!t->poll_name)
+				t->poll_name = g_strdup_printf("%s (polling)", t->name);
+			tl_add(h, t->cpu, t->poll_name, t->spin_start, now);
+		}
 	}
 }
 
@@ -715,6 +803,8 @@ static void cpu_kick(struct cpu *c)
 		if (exit) {
 			c->waking = true;
 			c->use.idle_exits++;
+			if (h->tl)
+				tl_add(h, c->id, "idle exit", now, now + exit);
 			sim_schedule(h->sim, now + exit, &c->comp, CPU_WOKEN, NULL, 0);
 			return;
 		}
@@ -781,6 +871,7 @@ struct task *task_new(struct host *h, const char *name, enum task_kind kind,
 static void task_free(struct task *t)
 {
 	g_free(t->x.ms);
+	g_free(t->poll_name);
 	g_free(t->name);
 	g_free(t);
 }
@@ -1087,6 +1178,11 @@ void host_free(struct host *h)
 	}
 	g_free(h->cpus);
 	g_ptr_array_free(h->tasks, TRUE);
+	if (h->tl) {
+		g_array_free(h->tl->slices, TRUE);
+		g_free(h->tl->last);
+		g_free(h->tl);
+	}
 	g_free(h);
 }
 

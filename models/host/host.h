@@ -158,6 +158,19 @@ struct cpu_usage {
 };
 
 void task_usage(const struct task *t, struct task_usage *u);
+/* Timeline: record what each CPU runs between from and to (at most max
+ * slices; later ones are dropped and *truncated says so). A slice's name
+ * is the task's, "hardirq", "softirq", "TASK (polling)" or "idle exit";
+ * names live as long as the host. */
+struct host_slice {
+	sim_time start, end;
+	const char *name;
+	unsigned cpu;
+};
+void host_timeline_record(struct host *h, sim_time from, sim_time to, size_t max);
+const struct host_slice *host_timeline(struct host *h, size_t *n,
+				       bool *truncated);
+
 /* The summed usage of every task whose name starts with prefix, and their
  * number. */
 void host_tasks_usage(const struct host *h, const char *prefix,
