@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "profile.h"
 #include "registry.h"
 
 static void print_text(const struct model_info *m)

@@ -18,7 +18,7 @@
  * Parameters (host profile, model "fio"), user CPU time (ns): io_u_prep,
  * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap.
  *
- * Left out (refused when set, see fio_unmodelled): rate limiting,
+ * Left out (refused when set, see check_modelled): rate limiting,
  * thinktime, zoned random distributions, trims; file_service_type other
  * than round robin. The random map visits every block once per pass in a
  * full-period permutation, not in fio's order. Laying out a new file takes
