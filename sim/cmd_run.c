@@ -47,14 +47,16 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
+	g_autoptr(GString) own = g_string_new(NULL);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
 
 	if (!ro->no_profile || system_power_lost(sys)) {
 		extra = ro->no_profile ? json_object_new_object() : report_run_json(sys);
 		if (!ro->no_profile)
-			report_run_text(sys, profile_text);
-		system_durability_report(sys, profile_text, extra, violations);
+			report_run_text(sys, own);
+		system_durability_report(sys, own, extra, violations);
+		report_text_block(profile_text, own->str);
 		out.json_extra = extra;
 		out.text_extra = profile_text->str;
 	}

@@ -450,8 +450,8 @@ void system_durability_report(const struct system *s, GString *text,
 	const struct nvme_durability_summary *sum = nvme_dev_durability_summary(d);
 	g_autofree char *t = nvme_dev_durability_report_text(d);
 	*violations = sum->violations;
-	g_string_append_printf(text, "\nstorsim: power lost on %s at %" G_GUINT64_FORMAT
-			       " ns\n%s", s->power_loss_dev->name, sum->power_lost_at, t);
+	g_string_append_printf(text, "power lost on %s at %" G_GUINT64_FORMAT " ns\n%s",
+			       s->power_loss_dev->name, sum->power_lost_at, t);
 	if (json)
 		json_object_object_add(json, "power_loss",
 				       nvme_dev_durability_report_json(d));
