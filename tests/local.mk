@@ -163,6 +163,8 @@ TESTS += tests/power-loss.sh
 EXTRA_DIST += tests/power-loss.sh
 TESTS += tests/system-options.sh
 EXTRA_DIST += tests/system-options.sh
+TESTS += tests/params.sh
+EXTRA_DIST += tests/params.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace
