@@ -2165,9 +2165,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "randrepeat", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_MODELLED, .field = FIELD_BOOL,
-		.off = OFF(randrepeat),
-		.help = "Seed the random offsets the same way on every run",
+		.support = FOPT_IGNORED,
+		.help = "Seed the random offsets the same way on every run (storsim's always are)",
 	},
 	{
 		.name = "randseed", .type = FOPT_STR_VAL, .def = "0x89",
@@ -4010,10 +4009,8 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 		o->iodepth_batch_complete_max = o->iodepth_batch_complete_min;
 	if (o->random_distribution != FIO_RAND_UNIFORM)
 		o->norandommap = true;
-	if (origin_of(origin, "randseed")->file) {
+	if (origin_of(origin, "randseed")->file)
 		o->randseed_set = true;
-		o->randrepeat = false;
-	}
 	if (!o->loops)
 		o->loops = 1;
 	if (o->pre_read)

@@ -212,7 +212,6 @@ struct job_options {
 	bool exitall;
 
 	bool norandommap;
-	bool randrepeat;
 	uint64_t randseed;
 	bool randseed_set;
 	enum fio_rand_dist random_distribution;

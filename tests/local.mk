@@ -165,6 +165,8 @@ TESTS += tests/system-options.sh
 EXTRA_DIST += tests/system-options.sh
 TESTS += tests/params.sh
 EXTRA_DIST += tests/params.sh
+TESTS += tests/fio-offsets.sh
+EXTRA_DIST += tests/fio-offsets.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

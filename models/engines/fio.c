@@ -169,32 +169,74 @@ static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
 	return o->bs[d];
 }
 
-/* The next offset in f for a bs-sized I/O, or false at the end of a pass. */
-static bool pick_offset(struct fio_thread *td, struct fio_file *f, uint64_t bs,
-			uint64_t *off)
+/* A random offset in f for a bs-sized I/O in direction d, relative to the
+ * region, or false at the end of a pass. */
+static bool pick_random(struct fio_thread *td, struct fio_file *f,
+			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
-	uint64_t unit = f->io_size / f->nblocks;
+	uint64_t align = f->io_size / f->nblocks;
 
-	if (fio_rw_random(o->rw)) {
-		uint64_t blk;
-		if (o->norandommap) {
-			blk = sim_rng_below(&td->comp.rng, f->nblocks);
-		} else {
-			if (f->perm_i >= f->nblocks)
-				return false;
-			blk = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks;
-		}
-		uint64_t rel = blk * unit;
-		if (rel + bs > f->io_size)
-			rel = (f->io_size - bs) / unit * unit;
-		*off = f->region_start + rel;
-		return true;
+	/* lfsr visits every block once per pass without a map, as the map
+	 * does (fio's filesetup.c: no axmap with an LFSR). */
+	if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
+		/* Any multiple of blockalign that leaves room for the smallest
+		 * block (fio's last_block). */
+		uint64_t room = f->io_size - (o->min_bs[d] > o->ba[d] ?
+					      o->min_bs[d] - o->ba[d] : 0);
+		align = o->ba[d];
+		*rel = sim_rng_below(&td->comp.rng, MAX(room / align, 1)) * align;
+	} else {
+		if (f->perm_i >= f->nblocks)
+			return false;
+		*rel = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks * align;
 	}
-	if (f->pos + bs > f->io_size)
-		return false;
-	*off = f->region_start + f->pos;
-	f->pos += bs + (uint64_t)(o->rw_seq_add > 0 ? o->rw_seq_add : 0);
+	if (*rel + bs > f->io_size)
+		*rel = (f->io_size - bs) / align * align;
+	return true;
+}
+
+/*
+ * The next offset in f for a bs-sized I/O in direction d, or false at the
+ * end of a pass. As fio's get_next_offset: with rw=randNAME:N only every
+ * Nth I/O takes a new offset, the ones between go on from the last I/O
+ * (rw_sequencer=sequential) or repeat it (identical); a new offset is
+ * random with probability percentage_random, else it goes on from the last
+ * I/O too, and where that runs off the region it is random after all
+ * (time_based jobs start the region again).
+ */
+static bool pick_offset(struct fio_thread *td, struct fio_file *f,
+			enum fio_ddir d, uint64_t bs, uint64_t *off)
+{
+	const struct job_options *o = td->o;
+	bool random = fio_rw_random(o->rw);
+	bool new_offset = --td->seq_left == 0;
+	uint64_t rel;
+
+	if (new_offset)
+		td->seq_left = o->rw_seq_nr;
+	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
+		rel = f->last_start;
+	} else if (!random) {
+		if (f->pos + bs > f->io_size)
+			return false;
+		rel = f->pos;
+	} else if (new_offset && (o->percentage_random[d] >= 100 ||
+				  sim_rng_below(&td->comp.rng, 100) <
+				  o->percentage_random[d])) {
+		if (!pick_random(td, f, d, bs, &rel))
+			return false;
+	} else {
+		if (f->pos + bs > f->io_size && o->time_based)
+			f->pos = 0;
+		if (f->pos + bs <= f->io_size)
+			rel = f->pos;
+		else if (!pick_random(td, f, d, bs, &rel))
+			return false;
+	}
+	f->last_start = rel;
+	f->pos = rel + bs + (uint64_t)o->rw_seq_add;
+	*off = f->region_start + rel;
 	return true;
 }
 
@@ -253,11 +295,11 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 
 		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
 			return false;
-		if (!pick_offset(td, f, bs, &off)) {
+		if (!pick_offset(td, f, d, bs, &off)) {
 			/* One pass over the file is done; fio goes round again
 			 * while the job has time or bytes left. */
 			file_new_pass(td, f);
-			if (!pick_offset(td, f, bs, &off))
+			if (!pick_offset(td, f, d, bs, &off))
 				return false;
 		}
 		td->next_file = (td->next_file + 1) % td->nfiles;
@@ -550,6 +592,9 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "thinktime", err, "thinktime is not modelled yet");
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
 		return refuse(job, "rw", err, "trims are not modelled yet");
+	if (o->rw_seq_add < 0)
+		return refuse(job, "rw", err,
+			      "backward sequential offsets are not modelled yet");
 	if (o->random_distribution != FIO_RAND_UNIFORM)
 		return refuse(job, "random_distribution", err,
 			      "only the uniform random distribution is modelled");
@@ -752,6 +797,11 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	g_snprintf(td->name, sizeof(td->name), "fio/%s.%u", job->section, clone);
 	g_ptr_array_add(r->threads, td);
 	sim_component_init(&sys->sim, &td->comp, &td_ops, td->name);
+	/* randseed= fixes the job's random numbers whatever the run's seed,
+	 * as fio derives all of a job's from it (setup_random_seeds). */
+	if (o->randseed_set)
+		sim_rng_seed(&td->comp.rng, o->randseed, td->name);
+	td->seq_left = o->rw_seq_nr;
 
 	td->eng = engine_for(o->ioengine);
 	if (!td->eng) {

@@ -665,7 +665,6 @@ static void test_fixups(void)
 	g_assert_false(f->o.clat_percentiles);
 	g_assert_true(f->o.disable_slat);
 	g_assert_true(f->o.randseed_set);
-	g_assert_false(f->o.randrepeat);
 	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_WRITE], ==, 4 * KiB);
 	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_WRITE], ==, 64 * KiB);
 	g_assert_true(f->o.norandommap);
@@ -792,7 +791,7 @@ static void test_modelled_set(void)
 		"overwrite", "pre_read", "fallocate", "create_on_open", "invalidate",
 		"numjobs", "timeout", "time_based", "ramp_time", "startdelay", "loops",
 		"number_ios", "wait_for_previous", "new_group", "wait_for",
-		"group_reporting", "norandommap", "randrepeat", "randseed",
+		"group_reporting", "norandommap", "randseed",
 		"random_distribution", "percentage_random", "random_generator", "rate",
 		"rate_iops", "rate_process", "thinktime", "thinktime_blocks",
 		"thinktime_spin", "ioengine", "cpus_allowed", "cpumask",
