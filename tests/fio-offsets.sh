@@ -1,15 +1,17 @@
 #!/bin/sh
-# Description: the fio options that choose offsets do what fio does with
-# them. The offsets are read back from the durability report of
-# a power loss after 64 writes to a drive without a write cache: every
-# acknowledged write is there, as LBA ranges (512-byte LBAs, 8 per 4 KiB
-# write, 256 blocks in the 1 MiB region).
+# Description: the fio options that choose offsets, and those that pace a
+# job, do what fio does with them. The offsets are read back from the
+# durability report of a power loss after 64 writes to a drive without a
+# write cache: every acknowledged write is there, as LBA ranges (512-byte
+# LBAs, 8 per 4 KiB write, 256 blocks in the 1 MiB region).
 #   percentage_random   0: one sequential run from LBA 0; 50: some runs
 #   rw=randwrite:4      a new offset every 4th write, sequential between,
 #                       or the same offset again (rw_sequencer=identical)
 #   ba                  random offsets are multiples of blockalign
 #   random_generator    lfsr writes no block twice, even with norandommap
 #   randseed            fixes the offsets whatever --seed says
+#   iodepth_low         a full queue drains to it before refilling
+#   wait_for            a job starts when the one it names has ended
 # and backward offsets (rw=write:-N), not modelled, are refused; randrepeat
 # only warns: storsim's runs always repeat.
 . "$top_srcdir/tests/tap.sh"
@@ -52,7 +54,7 @@ elif what == "list":
 PY
 }
 
-plan 17
+plan 20
 
 written random
 written seq --percentage_random=0
@@ -99,6 +101,40 @@ check "randseed: other offsets with another randseed" \
 	test "$(ranges seed7 list)" != "$(ranges seed8 list)"
 check "without randseed, --seed picks the offsets" \
 	test "$(ranges random list)" != "$(ranges seed2 list)"
+
+# level8 OPTION...: share of submissions with 8 or more I/Os in flight
+level8() {
+	"$STORSIM" run --output-format=json --name=r --rw=randread --bs=4k \
+		--ioengine=io_uring --iodepth=8 --direct=1 --size=64m --runtime=20ms \
+		--time_based --filename=/dev/nvme0n1 "$@" |
+		python3 -c 'import json,sys; print(int(json.load(sys.stdin)["jobs"][0]["iodepth_level"]["8"]))'
+}
+full=$(level8)
+low=$(level8 --iodepth_low=1)
+check "iodepth_low=1: the queue is seldom full ($low% of submissions at 8, $full% without)" \
+	sh -c "test $full -gt 90 && test $low -lt 50"
+
+# span WAIT: simulated length of two 10 ms jobs, b waiting for a or not
+span() {
+	cat >"$out/two.fio" <<JOB
+[global]
+rw=randread
+bs=4k
+ioengine=psync
+direct=1
+size=64m
+runtime=10ms
+time_based
+filename=/dev/nvme0n1
+[a]
+[b]
+$1
+JOB
+	"$STORSIM" run --output-format=json "$out/two.fio" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["storsim"]["simulated_ns"] // 1000000)'
+}
+check "wait_for=a: b runs after a (run of $(span wait_for=a) ms)" test "$(span wait_for=a)" -ge 20
+check "without wait_for they run together ($(span '') ms)" test "$(span '')" -lt 15
 
 # shellcheck disable=SC2086
 "$STORSIM" run $job --rw=write:-4k >/dev/null 2>"$out/err"

@@ -392,6 +392,35 @@ void fio_resume(struct fio_thread *td)
 
 /* ---- the loop ---- */
 
+/* wait_for: whether a thread of the job td waits for has yet to finish
+ * (fio's waitee_running). */
+static bool waitee_running(const struct fio_run *r, const struct fio_thread *td)
+{
+	if (!td->o->wait_for)
+		return false;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *p = r->threads->pdata[i];
+		if (!p->finished && strcmp(p->o->name, td->o->wait_for) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Start td at its start time, or now if a job it waited for ended later:
+ * fio counts startdelay from the start of the run, not from the wait. */
+static void launch(struct fio_run *r, struct fio_thread *td)
+{
+	struct sim *s = &r->sys->sim;
+	const struct job_options *o = td->o;
+
+	td->start_time = MAX(td->start_time, sim_now(s));
+	td->ramp_end = td->start_time + o->ramp_time;
+	td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
+	stats_init(td->stats, &td->stats_cfg, td->ramp_end);
+	td->started = true;
+	sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+}
+
 static void thread_finish(struct fio_thread *td)
 {
 	struct fio_run *r = td->run;
@@ -408,6 +437,11 @@ static void thread_finish(struct fio_thread *td)
 	if (td->eng->cleanup)
 		td->eng->cleanup(td);
 	task_exit(td->task);
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *w = r->threads->pdata[i];
+		if (w->phase == td->phase && !w->started && !waitee_running(r, w))
+			launch(r, w);
+	}
 	if (--r->running == 0)
 		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
 }
@@ -451,7 +485,13 @@ static void do_io(struct fio_thread *td)
 		task_usage(td->task, &td->usage_at_ramp);
 	}
 	bool stop = thread_done_issuing(td);
-	if (!stop && td->inflight < o->iodepth) {
+	/* iodepth_low: once the queue has been full, fio reaps until it is
+	 * down to iodepth_low before it queues again (wait_for_completions). */
+	if (td->inflight >= o->iodepth)
+		td->draining = true;
+	else if (td->inflight <= o->iodepth_low)
+		td->draining = false;
+	if (!stop && !td->draining) {
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
 		if (fill_io_u(td, u)) {
@@ -516,7 +556,8 @@ static const struct sim_component_ops td_ops = {
 	.handle = td_handle,
 };
 
-/* Start the threads of the next stonewall phase; stop after the last. */
+/* Start the threads of the next stonewall phase (those waiting for a job
+ * of it, when that job is done); stop after the last phase. */
 static void start_phase(struct fio_run *r)
 {
 	struct sim *s = &r->sys->sim;
@@ -533,12 +574,9 @@ static void start_phase(struct fio_run *r)
 				delay += sim_rng_below(&td->comp.rng, o->start_delay_high -
 						       o->start_delay + 1);
 			td->start_time = sim_now(s) + delay;
-			td->ramp_end = td->start_time + o->ramp_time;
-			td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
-			stats_init(td->stats, &td->stats_cfg, td->ramp_end);
-			td->started = true;
 			r->running++;
-			sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+			if (!waitee_running(r, td))
+				launch(r, td);
 		}
 		if (r->running)
 			return;

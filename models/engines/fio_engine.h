@@ -81,6 +81,7 @@ struct fio_thread {
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
 	unsigned queued;	/* prepared, not yet committed */
+	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */
 	uint64_t bytes_issued, ios_issued, ios_done;
