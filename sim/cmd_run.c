@@ -73,6 +73,7 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		    GPtrArray *files, GPtrArray *fio_opts)
 {
 	g_autoptr(GError) err = NULL;
+	g_autoptr(GString) failed = g_string_new(NULL);
 	unsigned formats;
 	struct system *sys = NULL;
 	struct job_list *jl = NULL;
@@ -120,6 +121,12 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	if (violations) {
 		fprintf(stderr, "storsim run: %" G_GUINT64_FORMAT " writes acknowledged "
 			"as durable were lost in the power loss\n", violations);
+		goto out;
+	}
+	if (fio_run_failed(run, failed)) {
+		g_auto(GStrv) lines = g_strsplit(failed->str, "\n", -1);
+		for (char **l = lines; *l && **l; l++)
+			fprintf(stderr, "storsim run: %s\n", *l);
 		goto out;
 	}
 	ret = 0;

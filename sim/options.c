@@ -2825,8 +2825,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "exitall_on_error", .type = FOPT_STR_SET,
-		.support = FOPT_IGNORED,
-		.help = "When this job fails, end the others (storsim has no I/O errors)",
+		.support = FOPT_REFUSED,
+		.help = "When this job fails, end the others",
 	},
 	{
 		.name = "stonewall", .alias = "wait_for_previous",
@@ -3085,8 +3085,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "continue_on_error", .type = FOPT_STR, .def = "none",
-		.choices = continue_on_error_choices, .support = FOPT_IGNORED,
-		.help = "Carry on after I/O errors (storsim has none)",
+		.choices = continue_on_error_choices, .support = FOPT_REFUSED,
+		.help = "Carry on after I/O errors",
 	},
 	{
 		.name = "ignore_error", .type = FOPT_STR,

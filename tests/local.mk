@@ -167,6 +167,8 @@ TESTS += tests/params.sh
 EXTRA_DIST += tests/params.sh
 TESTS += tests/fio-offsets.sh
 EXTRA_DIST += tests/fio-offsets.sh
+TESTS += tests/run-status.sh
+EXTRA_DIST += tests/run-status.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

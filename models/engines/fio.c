@@ -1047,6 +1047,7 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 			if (!td->started)
 				td->ramp_end = td->start_time = sim_now(s);
 			td->error = 5;
+			td->power_cut = true;
 			td->end_time = sim_now(s);
 			stats_finish(td->stats, td->end_time);
 			td->finished = true;
@@ -1061,6 +1062,21 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 	}
 	build_output(r);
 	return true;
+}
+
+unsigned fio_run_failed(const struct fio_run *r, GString *why)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		if (!td->error || td->power_cut)
+			continue;
+		g_string_append_printf(why, "job %s failed: error %d (%s)\n",
+				       td->name, td->error, g_strerror(td->error));
+		n++;
+	}
+	return n;
 }
 
 const struct output_run *fio_run_output(struct fio_run *r)

@@ -92,6 +92,7 @@ struct fio_thread {
 	unsigned end_fsyncs;	/* files synced at the end so far */
 	bool exhausted, started, finished, stats_on;
 	int error;
+	bool power_cut;		/* error is the power loss, not the job's own */
 
 	sim_time start_time, ramp_end, run_deadline, end_time;
 	struct task_usage usage_at_ramp;
