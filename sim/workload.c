@@ -202,6 +202,13 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 				    "must be a positive number");
 		return false;
 	}
+	if (cfg->power_loss) {
+		storsim_unsupported_error(err, "command line", 0, "power-loss",
+					  "t/io_uring only reads, so a power loss has "
+					  "no acknowledged write to check; run a write "
+					  "job with storsim run --power-loss");
+		return false;
+	}
 	o->depth = (unsigned)d;
 	o->batch_submit = s ? (unsigned)s : 1;
 	o->batch_complete = c ? (unsigned)c : 1;
