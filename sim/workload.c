@@ -223,6 +223,13 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 	return true;
 }
 
+/* Put copies of from's strings before to's. */
+static void prepend(GPtrArray *to, const GPtrArray *from)
+{
+	for (unsigned i = 0; i < from->len; i++)
+		g_ptr_array_insert(to, (gint)i, g_strdup(from->pdata[i]));
+}
+
 bool workload_uring_bench(const struct system_config *base, int argc,
 			  char **argv, struct run_metrics *m, GError **err)
 {
@@ -244,12 +251,11 @@ bool workload_uring_bench(const struct system_config *base, int argc,
 	g_free(cfg.host);
 	cfg.host = g_strdup(base->host);
 	cfg.seed = base->seed;
-	for (unsigned i = 0; i < base->devices->len; i++)
-		g_ptr_array_insert(cfg.devices, (gint)i, g_strdup(base->devices->pdata[i]));
-	for (unsigned i = 0; i < base->sets->len; i++)
-		g_ptr_array_insert(cfg.sets, (gint)i, g_strdup(base->sets->pdata[i]));
-	for (unsigned i = 0; i < base->kernel->len; i++)
-		g_ptr_array_insert(cfg.kernel, (gint)i, g_strdup(base->kernel->pdata[i]));
+	prepend(cfg.devices, base->devices);
+	prepend(cfg.mounts, base->mounts);
+	prepend(cfg.files, base->files);
+	prepend(cfg.sets, base->sets);
+	prepend(cfg.kernel, base->kernel);
 
 	sys = system_new(&cfg, err);
 	if (!sys)

@@ -169,6 +169,8 @@ TESTS += tests/fio-offsets.sh
 EXTRA_DIST += tests/fio-offsets.sh
 TESTS += tests/run-status.sh
 EXTRA_DIST += tests/run-status.sh
+TESTS += tests/reproduce-uring-bench.sh
+EXTRA_DIST += tests/reproduce-uring-bench.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace
