@@ -223,6 +223,20 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 	return true;
 }
 
+bool workload_runtime_check(const char *kind, unsigned runtime, GError **err)
+{
+	/* t/io_uring prints IOPS at the end of each second but the first, and
+	 * the result is their mean: a shorter run has none to give. */
+	if (strcmp(kind, "uring-bench") == 0 && runtime < 2) {
+		storsim_input_error(err, "command line", 0, "runtime",
+				    "%u s is too short for t/io_uring, which reports "
+				    "IOPS once a second and not for the first second; "
+				    "give it 2 s or more", runtime);
+		return false;
+	}
+	return true;
+}
+
 /* Put copies of from's strings before to's. */
 static void prepend(GPtrArray *to, const GPtrArray *from)
 {

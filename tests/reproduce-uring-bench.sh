@@ -1,11 +1,13 @@
 #!/bin/sh
 # Description: an experiment whose workload is t/io_uring (kind
 # uring-bench) gets the whole system it describes, mounts and files
-# included.
+# included, and storsim reproduce refuses a runtime too short for
+# t/io_uring to report anything (it prints IOPS once a second, not for the
+# first second) instead of reporting 0 IOPS.
 . "$top_srcdir/tests/tap.sh"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-plan 2
+plan 5
 
 cat >"$dir/experiment.json" <<'JSON'
 {
@@ -38,4 +40,9 @@ check "t/io_uring reads a file of the experiment's mount (exit $rc)" test "$rc" 
 check "through the file system (iomap_begin in the mechanism)" \
 	grep -q "^  iomap_begin " "$dir/out"
 
+"$STORSIM" reproduce --runtime=1 "$dir/experiment.json" >"$dir/out" 2>"$dir/err"
+check "--runtime=1 is refused (exit 1)" test $? -eq 1
+check "the message says why, naming the runtime" \
+	grep -q "option 'runtime': 1 s is too short for t/io_uring" "$dir/err"
+check "no table is printed for it" test ! -s "$dir/out"
 finish
