@@ -171,6 +171,8 @@ TESTS += tests/run-status.sh
 EXTRA_DIST += tests/run-status.sh
 TESTS += tests/reproduce-uring-bench.sh
 EXTRA_DIST += tests/reproduce-uring-bench.sh
+TESTS += tests/blkdev-dio.sh
+EXTRA_DIST += tests/blkdev-dio.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

@@ -146,6 +146,15 @@ struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled);
 struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
 		      bool borrow_bvec);
 void bio_free(struct bio *bio);
+/*
+ * bio_iov_iter_get_pages: give bio the caller's nr_segs pages. User memory
+ * is pinned (pin_user_pages_fast), then added page by page; a bvec
+ * iterator (registered buffers) is already pinned, and is added page by
+ * page too unless borrow is set: the no-copy bvec path (Linux 5.12) points
+ * the bio at the caller's array instead.
+ */
+void bio_iov_iter_get_pages(struct xctx *x, struct bio *bio, unsigned nr_segs,
+			    bool bvec, bool borrow);
 
 /* Plugging: requests submitted between start and finish are dispatched
  * together, so the driver sees one batch (one doorbell). Plugs nest: only
