@@ -173,6 +173,8 @@ TESTS += tests/reproduce-uring-bench.sh
 EXTRA_DIST += tests/reproduce-uring-bench.sh
 TESTS += tests/blkdev-dio.sh
 EXTRA_DIST += tests/blkdev-dio.sh
+TESTS += tests/null-blk.sh
+EXTRA_DIST += tests/null-blk.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace
