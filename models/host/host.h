@@ -82,9 +82,11 @@ struct host_params {
 	sim_time irq_entry;		/* hard IRQ entry and exit */
 	sim_time softirq_entry;		/* one __do_softirq pass */
 	char *idle_states;		/* "EXIT:RESIDENCY,..." in ns, shallow first */
-	sim_time sched_latency;		/* CFS targeted latency (scaled) */
-	sim_time wakeup_granularity;	/* CFS wake-up preemption granularity */
-	sim_time min_granularity;	/* CFS minimum slice before tick preemption */
+	/* CFS tunables for one CPU, as the kernel's normalized_sysctl_*;
+	 * host_new() scales them by the CPU count */
+	sim_time sched_latency;		/* targeted latency */
+	sim_time wakeup_granularity;	/* wake-up preemption granularity */
+	sim_time min_granularity;	/* minimum slice before tick preemption */
 	int preempt;			/* enum preempt_model */
 };
 
@@ -94,6 +96,7 @@ extern const struct param_def host_param_table[];
 bool host_params_check(const struct host_params *p, GError **err);
 struct host *host_new(struct sim *s, const struct host_params *p);
 void host_free(struct host *h);
+/* The parameters in force: the CFS tunables as scaled for the CPUs. */
 const struct host_params *host_params(const struct host *h);
 unsigned host_ncpus(const struct host *h);
 struct cpu *host_cpu(struct host *h, unsigned id);
