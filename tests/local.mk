@@ -175,6 +175,8 @@ TESTS += tests/blkdev-dio.sh
 EXTRA_DIST += tests/blkdev-dio.sh
 TESTS += tests/null-blk.sh
 EXTRA_DIST += tests/null-blk.sh
+TESTS += tests/ramp.sh
+EXTRA_DIST += tests/ramp.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

@@ -169,7 +169,13 @@ void cpu_usage(const struct cpu *c, struct cpu_usage *u);
 /* CPU time per stage summed over all CPUs since start or the last reset. */
 const sim_time *host_stage_ns(const struct host *h);
 const uint64_t *host_stage_count(const struct host *h);
-/* Forget all accounting so far (end of ramp_time). */
+/*
+ * Forget all accounting so far: stages, CPUs and tasks. A fio run does
+ * this when it starts (system_reset_stats), so the host's figures cover
+ * its ramp_time too, like fio's disk statistics; fio's own per-job CPU
+ * times start at the end of the ramp (fio's reset_all_stats), and the fio
+ * model takes them as the difference from a task_usage() there.
+ */
 void host_reset_accounting(struct host *h);
 
 #endif
