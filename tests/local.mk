@@ -177,6 +177,8 @@ TESTS += tests/null-blk.sh
 EXTRA_DIST += tests/null-blk.sh
 TESTS += tests/ramp.sh
 EXTRA_DIST += tests/ramp.sh
+TESTS += tests/nvme-batch.sh
+EXTRA_DIST += tests/nvme-batch.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

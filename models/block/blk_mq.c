@@ -493,14 +493,16 @@ static void account_done(struct blk_queue *q, struct request *rq)
 		q->st.busy += now - q->busy_since;
 }
 
-void blk_mq_complete_request(struct xctx *x, struct request *rq,
-			     enum blk_status status)
+/* End rq at the given CPU cost: accounting, tag, bio, then a bio waiting
+ * for a tag. */
+static void end_request(struct xctx *x, struct request *rq,
+			enum blk_status status, sim_time cost)
 {
 	struct blk_queue *q = rq->q;
 	struct blk_hctx *hc = rq->hctx;
 	struct bio *bio = rq->bio;
 
-	xctx_charge(x, st_end_request, q->p->end_request);
+	xctx_charge(x, st_end_request, cost);
 	account_done(q, rq);
 	rq->bio = NULL;
 	hc->free_tags[hc->nfree++] = rq->tag;
@@ -516,6 +518,18 @@ void blk_mq_complete_request(struct xctx *x, struct request *rq,
 		struct request *wrq = get_request(hc, w);
 		dispatch_list(x, wrq);
 	}
+}
+
+void blk_mq_complete_request(struct xctx *x, struct request *rq,
+			     enum blk_status status)
+{
+	end_request(x, rq, status, rq->q->p->end_request);
+}
+
+void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
+				enum blk_status status, sim_time batch_share)
+{
+	end_request(x, rq, status, rq->q->p->end_request - batch_share);
 }
 
 void blk_queue_disk_stats(const struct blk_queue *q, struct blk_disk_stats *st)

@@ -176,6 +176,14 @@ void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
 /* Driver side */
 void blk_mq_complete_request(struct xctx *x, struct request *rq,
 			     enum blk_status status);
+/*
+ * One request of a batch a driver ends together (blk_mq_end_request_batch,
+ * Linux 5.16): like blk_mq_complete_request, but batch_share of
+ * end_request_ns (the clock read, the tag and queue reference release) is
+ * paid once per batch by the driver instead of by each request.
+ */
+void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
+				enum blk_status status, sim_time batch_share);
 
 /* Disk statistics, as /proc/diskstats (fio's disk_util). */
 struct blk_disk_stats {
