@@ -14,3 +14,10 @@ dist_doc_DATA += docs/design.md
 dist_doc_DATA += docs/reproductions.md
 dist_doc_DATA += docs/user-guide.md
 dist_man_MANS += docs/storsim.1
+
+# The parameter tables of the model pages, refreshed from storsim params
+# (tests/params.sh fails when one is out of date).
+docs-params: storsim$(EXEEXT)
+	$(SHELL) $(top_srcdir)/scripts/docs-params.sh ./storsim$(EXEEXT) \
+		$(top_srcdir)/docs/models/*.md
+.PHONY: docs-params

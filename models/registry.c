@@ -66,11 +66,12 @@ const struct model_info *model_find(const char *name)
 	return NULL;
 }
 
-const char *model_kind_name(enum model_kind k)
+const char *model_set_by(enum model_kind k)
 {
-	static const char *const names[] = {
-		[MODEL_HOST] = "host", [MODEL_DEVICE] = "device",
-		[MODEL_FS] = "fs", [MODEL_KERNEL] = "kernel",
+	static const char *const where[] = {
+		[MODEL_HOST] = "host profile", [MODEL_DEVICE] = "device profile",
+		[MODEL_FS] = "file-system profile",
+		[MODEL_KERNEL] = "--kernel FEATURE=VALUE",
 	};
-	return names[k];
+	return where[k];
 }

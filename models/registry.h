@@ -65,6 +65,8 @@ struct model_info {
 extern const struct model_info model_registry[];
 
 const struct model_info *model_find(const char *name);
-const char *model_kind_name(enum model_kind k);
+/* Where a kind of model is set, as a reader would put it: "host profile",
+ * "--kernel FEATURE=VALUE", ... */
+const char *model_set_by(enum model_kind k);
 
 #endif

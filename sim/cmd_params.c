@@ -3,12 +3,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "profile.h"
 #include "registry.h"
 
 static void print_text(const struct model_info *m)
 {
-	printf("%s (%s profile): %s\n", m->name, model_kind_name(m->kind), m->summary);
+	printf("%s (%s): %s\n", m->name, model_set_by(m->kind), m->summary);
 	for (const struct param_def *r = m->params; r->name; r++) {
 		printf("  %-24s %-8s default %-10s %s\n", r->name,
 		       r->unit && *r->unit ? r->unit : "-", r->def ? r->def : "",

@@ -249,6 +249,8 @@ static bool reproduce(struct result *res, unsigned runtime, bool progress,
 {
 	struct experiment *e = res->e;
 
+	if (!workload_runtime_check(e->workload_kind, runtime, err))
+		return false;
 	res->nrows = (unsigned)json_object_array_length(e->rows);
 	res->nvar = e->variants->len;
 	res->cells = g_new0(struct cell, res->nrows * res->nvar);

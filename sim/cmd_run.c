@@ -47,14 +47,16 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
+	g_autoptr(GString) own = g_string_new(NULL);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
 
 	if (!ro->no_profile || system_power_lost(sys)) {
 		extra = ro->no_profile ? json_object_new_object() : report_run_json(sys);
 		if (!ro->no_profile)
-			report_run_text(sys, profile_text);
-		system_durability_report(sys, profile_text, extra, violations);
+			report_run_text(sys, own);
+		system_durability_report(sys, own, extra, violations);
+		report_text_block(profile_text, own->str);
 		out.json_extra = extra;
 		out.text_extra = profile_text->str;
 	}
@@ -71,6 +73,7 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		    GPtrArray *files, GPtrArray *fio_opts)
 {
 	g_autoptr(GError) err = NULL;
+	g_autoptr(GString) failed = g_string_new(NULL);
 	unsigned formats;
 	struct system *sys = NULL;
 	struct job_list *jl = NULL;
@@ -119,6 +122,12 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	if (violations) {
 		fprintf(stderr, "storsim run: %" G_GUINT64_FORMAT " writes acknowledged "
 			"as durable were lost in the power loss\n", violations);
+		goto out;
+	}
+	if (fio_run_failed(run, failed)) {
+		g_auto(GStrv) lines = g_strsplit(failed->str, "\n", -1);
+		for (char **l = lines; *l && **l; l++)
+			fprintf(stderr, "storsim run: %s\n", *l);
 		goto out;
 	}
 	ret = 0;

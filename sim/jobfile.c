@@ -526,8 +526,10 @@ static const struct fio_option_def *engine_row(const char *name, const char *eng
 /*
  * Apply a section: core options (in priority order for a job file), then,
  * once the engine is known, the engine's options. parent is the engine the
- * target had before; its engine options stay only if the new engine shares
- * fio's option table.
+ * target had before. fio keeps its engine options only for an engine with
+ * the same option table (init.c:ioengine_load); no two modelled engines
+ * share one (io_uring_cmd, which shares io_uring's, is not modelled), so
+ * they stay only with the same engine.
  */
 static bool apply_section(struct parser *p, const struct section *sec,
 			  struct target *t, GError **err)
@@ -550,7 +552,7 @@ static bool apply_section(struct parser *p, const struct section *sec,
 				ok = apply_line(p, t, &lines[i], d, err);
 		}
 	}
-	if (ok && !fio_engines_share_options(parent, t->o->ioengine)) {
+	if (ok && parent != t->o->ioengine) {
 		job_options_reset_engine(t->o);
 		for (size_t i = 0; i < fio_option_count(); i++)
 			if (fio_option_defs[i].engines)

@@ -71,68 +71,64 @@ bool fio_rw_does(enum fio_rw rw, enum fio_ddir d)
 /* ------------------------------------------------------------------ */
 /* Engines                                                             */
 
-/*
- * Every engine fio 3.33 registers (the .name of each ioengine_ops under
- * engines/), with the option table it uses. Engines sharing a table keep a
- * global section's engine options (init.c:ioengine_load).
- */
+/* Every engine fio 3.33 registers (the .name of each ioengine_ops under
+ * engines/). */
 struct engine_info {
 	const char *name;
-	const char *table;	/* option table, NULL = no options */
 	int modelled;		/* enum fio_ioengine, or -1 */
 };
 
 static const struct engine_info engines[] = {
-	{ "null", NULL, FIO_ENGINE_NULL },
-	{ "sync", NULL, FIO_ENGINE_SYNC },
-	{ "psync", NULL, FIO_ENGINE_PSYNC },
-	{ "vsync", NULL, FIO_ENGINE_VSYNC },
-	{ "pvsync", NULL, FIO_ENGINE_PVSYNC },
-	{ "pvsync2", "sync", FIO_ENGINE_PVSYNC2 },
-	{ "libaio", "libaio", FIO_ENGINE_LIBAIO },
-	{ "io_uring", "io_uring", FIO_ENGINE_IO_URING },
-	{ "io_uring_cmd", "io_uring", FIO_ENGINE_IO_URING_CMD },
-	{ "cpuio", "cpu", -1 },
-	{ "dev-dax", NULL, -1 },
-	{ "dfs", "dfs", -1 },
-	{ "e4defrag", "e4defrag", -1 },
-	{ "exec", "exec", -1 },
-	{ "falloc", NULL, -1 },
-	{ "filecreate", "fileoperations", -1 },
-	{ "filestat", "fileoperations", -1 },
-	{ "filedelete", "fileoperations", -1 },
-	{ "ftruncate", NULL, -1 },
-	{ "gfapi", "gfapi", -1 },
-	{ "gfapi_async", "gfapi", -1 },
-	{ "http", "http", -1 },
-	{ "ime_psync", NULL, -1 },
-	{ "ime_psyncv", NULL, -1 },
-	{ "ime_aio", NULL, -1 },
-	{ "libcufile", "libcufile", -1 },
-	{ "libhdfs", "libhdfs", -1 },
-	{ "libiscsi", "libiscsi", -1 },
-	{ "libpmem", NULL, -1 },
-	{ "librpma_apm_client", "librpma", -1 },
-	{ "librpma_apm_server", "librpma", -1 },
-	{ "librpma_gpspm_client", "librpma", -1 },
-	{ "librpma_gpspm_server", "librpma", -1 },
-	{ "libzbc", NULL, -1 },
-	{ "mmap", "mmap", -1 },
-	{ "mtd", "mtd", -1 },
-	{ "nbd", "nbd", -1 },
-	{ "net", "net", -1 },
-	{ "netsplice", "net", -1 },
-	{ "nfs", "nfs", -1 },
-	{ "pmemblk", NULL, -1 },
-	{ "posixaio", NULL, -1 },
-	{ "rados", "rados", -1 },
-	{ "rbd", "rbd", -1 },
-	{ "rdma", "rdma", -1 },
-	{ "sg", "sg", -1 },
-	{ "solarisaio", NULL, -1 },
-	{ "splice", NULL, -1 },
-	{ "windowsaio", "windowsaio", -1 },
-	{ "xnvme", "xnvme", -1 },
+	{ "null", FIO_ENGINE_NULL },
+	{ "sync", FIO_ENGINE_SYNC },
+	{ "psync", FIO_ENGINE_PSYNC },
+	{ "vsync", FIO_ENGINE_VSYNC },
+	{ "pvsync", FIO_ENGINE_PVSYNC },
+	{ "pvsync2", FIO_ENGINE_PVSYNC2 },
+	{ "libaio", FIO_ENGINE_LIBAIO },
+	{ "io_uring", FIO_ENGINE_IO_URING },
+	{ "io_uring_cmd", -1 },
+	{ "cpuio", -1 },
+	{ "dev-dax", -1 },
+	{ "dfs", -1 },
+	{ "e4defrag", -1 },
+	{ "exec", -1 },
+	{ "falloc", -1 },
+	{ "filecreate", -1 },
+	{ "filestat", -1 },
+	{ "filedelete", -1 },
+	{ "ftruncate", -1 },
+	{ "gfapi", -1 },
+	{ "gfapi_async", -1 },
+	{ "http", -1 },
+	{ "ime_psync", -1 },
+	{ "ime_psyncv", -1 },
+	{ "ime_aio", -1 },
+	{ "libcufile", -1 },
+	{ "libhdfs", -1 },
+	{ "libiscsi", -1 },
+	{ "libpmem", -1 },
+	{ "librpma_apm_client", -1 },
+	{ "librpma_apm_server", -1 },
+	{ "librpma_gpspm_client", -1 },
+	{ "librpma_gpspm_server", -1 },
+	{ "libzbc", -1 },
+	{ "mmap", -1 },
+	{ "mtd", -1 },
+	{ "nbd", -1 },
+	{ "net", -1 },
+	{ "netsplice", -1 },
+	{ "nfs", -1 },
+	{ "pmemblk", -1 },
+	{ "posixaio", -1 },
+	{ "rados", -1 },
+	{ "rbd", -1 },
+	{ "rdma", -1 },
+	{ "sg", -1 },
+	{ "solarisaio", -1 },
+	{ "splice", -1 },
+	{ "windowsaio", -1 },
+	{ "xnvme", -1 },
 };
 
 static const struct engine_info *engine_find(const char *name)
@@ -159,15 +155,6 @@ const char *fio_ioengine_name(enum fio_ioengine e)
 bool fio_engine_known(const char *name)
 {
 	return engine_find(name) != NULL;
-}
-
-bool fio_engines_share_options(enum fio_ioengine a, enum fio_ioengine b)
-{
-	const char *ta = engine_of(a)->table, *tb = engine_of(b)->table;
-
-	if (a == b)
-		return true;
-	return ta && tb && strcmp(ta, tb) == 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1935,7 +1922,7 @@ static const struct fio_choice http_mode_choices[] = {
 };
 
 static const struct fio_choice cmd_type_choices[] = {
-	{ "nvme", FIO_CMD_NVME, NULL },
+	{ "nvme", 0, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -2178,9 +2165,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "randrepeat", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_MODELLED, .field = FIELD_BOOL,
-		.off = OFF(randrepeat),
-		.help = "Seed the random offsets the same way on every run",
+		.support = FOPT_IGNORED,
+		.help = "Seed the random offsets the same way on every run (storsim's always are)",
 	},
 	{
 		.name = "randseed", .type = FOPT_STR_VAL, .def = "0x89",
@@ -2839,8 +2825,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "exitall_on_error", .type = FOPT_STR_SET,
-		.support = FOPT_IGNORED,
-		.help = "When this job fails, end the others (storsim has no I/O errors)",
+		.support = FOPT_REFUSED,
+		.help = "When this job fails, end the others",
 	},
 	{
 		.name = "stonewall", .alias = "wait_for_previous",
@@ -3099,8 +3085,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "continue_on_error", .type = FOPT_STR, .def = "none",
-		.choices = continue_on_error_choices, .support = FOPT_IGNORED,
-		.help = "Carry on after I/O errors (storsim has none)",
+		.choices = continue_on_error_choices, .support = FOPT_REFUSED,
+		.help = "Carry on after I/O errors",
 	},
 	{
 		.name = "ignore_error", .type = FOPT_STR,
@@ -3479,8 +3465,7 @@ const struct fio_option_def fio_option_defs[] = {
 	{
 		.name = "cmd_type", .type = FOPT_STR, .def = "nvme",
 		.engines = "io_uring,io_uring_cmd", .choices = cmd_type_choices,
-		.support = FOPT_MODELLED, .field = FIELD_INT,
-		.off = OFF(eng.cmd_type),
+		.support = FOPT_IGNORED,
 		.help = "Command set of io_uring_cmd passthrough",
 	},
 	{
@@ -4024,10 +4009,8 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 		o->iodepth_batch_complete_max = o->iodepth_batch_complete_min;
 	if (o->random_distribution != FIO_RAND_UNIFORM)
 		o->norandommap = true;
-	if (origin_of(origin, "randseed")->file) {
+	if (origin_of(origin, "randseed")->file)
 		o->randseed_set = true;
-		o->randrepeat = false;
-	}
 	if (!o->loops)
 		o->loops = 1;
 	if (o->pre_read)

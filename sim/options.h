@@ -91,10 +91,8 @@ enum fio_ioengine {
 	FIO_ENGINE_PVSYNC2,
 	FIO_ENGINE_LIBAIO,
 	FIO_ENGINE_IO_URING,
-	FIO_ENGINE_IO_URING_CMD,
 };
 const char *fio_ioengine_name(enum fio_ioengine e);
-enum fio_cmd_type { FIO_CMD_NVME };
 
 #define FIO_BSSPLIT_MAX		64	/* fio's BSSPLIT_MAX */
 #define FIO_ZONESPLIT_MAX	256	/* fio's ZONESPLIT_MAX */
@@ -116,15 +114,14 @@ struct fio_zone_split {
 
 /* Options of the modelled engines; other engines are refused. */
 struct fio_engine_options {
-	bool hipri;				/* io_uring(_cmd), pvsync2 */
+	bool hipri;				/* io_uring, pvsync2 */
 	unsigned hipri_percentage;		/* pvsync2 */
-	bool fixedbufs;				/* io_uring(_cmd) */
+	bool fixedbufs;				/* io_uring */
 	bool registerfiles;
 	bool sqthread_poll;
 	int sqthread_poll_cpu;			/* -1 = not pinned */
 	int nonvectored;			/* -1 = engine default */
 	unsigned force_async;			/* every Nth SQE, 0 = never */
-	enum fio_cmd_type cmd_type;
 	bool userspace_reap;			/* libaio */
 };
 
@@ -215,7 +212,6 @@ struct job_options {
 	bool exitall;
 
 	bool norandommap;
-	bool randrepeat;
 	uint64_t randseed;
 	bool randseed_set;
 	enum fio_rand_dist random_distribution;
@@ -371,12 +367,6 @@ const char *fio_opt_support_name(enum fio_opt_support s);
 
 /* Whether name is an engine fio 3.33 knows (modelled or not). */
 bool fio_engine_known(const char *name);
-/*
- * Whether two engines share one option table in fio (io_uring and
- * io_uring_cmd do): a job keeps the engine options of its global section
- * only then.
- */
-bool fio_engines_share_options(enum fio_ioengine a, enum fio_ioengine b);
 
 /* Where the option being parsed comes from, and where its value goes. */
 struct fopt_ctx {

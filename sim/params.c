@@ -221,23 +221,27 @@ wrong_type:
 }
 
 bool params_apply_override(const struct param_def *table, void *params,
-			   const char *assignment, GError **err)
+			   const char *assignment, const char *option,
+			   const char *arg, GError **err)
 {
 	const char *eq = strchr(assignment, '=');
 	if (!eq) {
-		storsim_input_error(err, NULL, 0, assignment, "expected NAME=VALUE");
+		storsim_input_error(err, "command line", 0, option,
+				    "'%s': no '=VALUE'", arg);
 		return false;
 	}
 	g_autofree char *name = g_strndup(assignment, eq - assignment);
 	const struct param_def *row = params_find(table, name);
 	if (!row) {
-		storsim_input_error(err, NULL, 0, name, "unknown parameter");
+		storsim_input_error(err, "command line", 0, option,
+				    "'%s': no parameter '%s' (see 'storsim params')",
+				    arg, name);
 		return false;
 	}
-	char *msg = store_text(row, params, eq + 1);
+	g_autofree char *msg = store_text(row, params, eq + 1);
 	if (msg) {
-		storsim_input_error(err, NULL, 0, name, "%s", msg);
-		g_free(msg);
+		storsim_input_error(err, "command line", 0, option, "'%s': %s", arg,
+				    msg);
 		return false;
 	}
 	return true;

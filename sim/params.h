@@ -77,9 +77,14 @@ bool params_apply_json(const struct param_def *table, void *params,
 		       json_object *obj, const char *file, const char *text,
 		       GError **err);
 
-/* Apply one "name=value" override, as given on the command line. */
+/*
+ * Apply one "name=value" override given on the command line. An error is
+ * located at the command-line option (e.g. "set") and quotes arg, the
+ * argument as the user wrote it (e.g. "cpu.ncpus=abc").
+ */
 bool params_apply_override(const struct param_def *table, void *params,
-			   const char *assignment, GError **err);
+			   const char *assignment, const char *option,
+			   const char *arg, GError **err);
 
 /* Render a value of params as text (for reports and --help). */
 char *params_value_string(const struct param_def *row, const void *params);

@@ -4,7 +4,8 @@
 #include "profile.h"
 #include "util.h"
 
-GPtrArray *profile_search_dirs(void)
+/* Every directory searched, in order. */
+static GPtrArray *profile_search_dirs(void)
 {
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	const char *env = g_getenv("STORSIM_PROFILE_PATH");
@@ -49,7 +50,9 @@ static char *find_file(const char *name, const char *kind)
 	return NULL;
 }
 
-GPtrArray *profile_list(const char *kind)
+/* Names of the profiles of a kind found in the search path, sorted, for
+ * the message about a profile that is not there. */
+static GPtrArray *profile_list(const char *kind)
 {
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
 	g_autoptr(GPtrArray) dirs = profile_search_dirs();

@@ -28,10 +28,6 @@ struct profile {
 struct profile *profile_load(const char *name_or_path, const char *kind,
 			     GError **err);
 void profile_free(struct profile *p);
-/* Every directory searched, in order (for messages and `storsim params`). */
-GPtrArray *profile_search_dirs(void);
-/* Names of the profiles of a kind found in the search path, sorted. */
-GPtrArray *profile_list(const char *kind);
 
 static inline void profile_freep(struct profile **p)
 {

@@ -1,5 +1,6 @@
 /* The simulated CPU profile and utilisation of a run, in text and JSON. */
 #include <math.h>
+#include <string.h>
 
 #include "report.h"
 
@@ -110,10 +111,9 @@ void report_run_text(const struct system *sys, GString *out)
 	sim_time busy = total_busy(sys), span = elapsed(sys);
 	g_autoptr(GArray) ids = sorted_stages(sys);
 
-	g_string_append(out, "\nstorsim: ");
 	system_describe(sys, out);
-	g_string_append(out, "storsim: simulated CPU profile, share of busy CPU "
-			     "time by stage:\n");
+	g_string_append(out, "simulated CPU profile, share of busy CPU time by "
+			     "stage:\n");
 	for (unsigned i = 0; i < ids->len; i++) {
 		stage_id s = g_array_index(ids, stage_id, i);
 		const struct stage_info *si = stage_get(s);
@@ -132,7 +132,7 @@ void report_run_text(const struct system *sys, GString *out)
 			b += u.class_ns[k];
 		if (!b)
 			continue;
-		g_string_append_printf(out, "storsim: cpu%u:", c);
+		g_string_append_printf(out, "cpu%u:", c);
 		for (int k = 0; k < CPU_CLASS_NR; k++)
 			g_string_append_printf(out, " %s=%.1f%%", cpu_class_name(k),
 					       span ? 100.0 * u.class_ns[k] / span : 0);
@@ -140,5 +140,20 @@ void report_run_text(const struct system *sys, GString *out)
 				       " irqs=%" G_GUINT64_FORMAT "\n",
 				       span ? 100.0 - 100.0 * b / span : 0,
 				       u.ctx_switches, u.irqs);
+	}
+}
+
+void report_text_block(GString *out, const char *text)
+{
+	if (!*text)
+		return;
+	g_string_append_c(out, '\n');
+	for (const char *p = text; *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		g_string_append(out, "storsim: ");
+		g_string_append_len(out, p, (gssize)len);
+		g_string_append_c(out, '\n');
+		p += len + (nl != NULL);
 	}
 }

@@ -450,12 +450,14 @@ static bool apply_set(struct system *s, const char *spec, GError **err)
 	const struct model_info *m = model_find(target);
 
 	if (d)
-		return params_apply_override(d->model->params, d->params, dot + 1, err);
+		return params_apply_override(d->model->params, d->params, dot + 1,
+					     "set", spec, err);
 	if (m && m->kind == MODEL_HOST)
 		return params_apply_override(m->params, (char *)&s->sp + m->offset,
-					     dot + 1, err);
+					     dot + 1, "set", spec, err);
 	if (m && m->kind == MODEL_KERNEL)
-		return params_apply_override(m->params, &s->kf, dot + 1, err);
+		return params_apply_override(m->params, &s->kf, dot + 1, "set",
+					     spec, err);
 	storsim_input_error(err, "command line", 0, "set",
 			    "'%s' is neither a model nor a device", target);
 	return false;
@@ -542,8 +544,8 @@ void system_durability_report(const struct system *s, GString *text,
 	const struct nvme_durability_summary *sum = nvme_dev_durability_summary(d);
 	g_autofree char *t = nvme_dev_durability_report_text(d);
 	*violations = sum->violations;
-	g_string_append_printf(text, "\nstorsim: power lost on %s at %" G_GUINT64_FORMAT
-			       " ns\n%s", s->power_loss_dev->name, sum->power_lost_at, t);
+	g_string_append_printf(text, "power lost on %s at %" G_GUINT64_FORMAT " ns\n%s",
+			       s->power_loss_dev->name, sum->power_lost_at, t);
 	if (json)
 		json_object_object_add(json, "power_loss",
 				       nvme_dev_durability_report_json(d));
@@ -632,6 +634,7 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 		goto fail;
 	for (unsigned i = 0; i < cfg->kernel->len; i++)
 		if (!params_apply_override(kernel_param_table, &s->kf,
+					   cfg->kernel->pdata[i], "kernel",
 					   cfg->kernel->pdata[i], err))
 			goto fail;
 	for (unsigned i = 0; i < cfg->sets->len; i++)

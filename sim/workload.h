@@ -47,6 +47,10 @@ bool run_metrics_result(const struct run_metrics *m, const char *name,
 /* The names run_metrics_result() knows, for messages. */
 const char *run_metrics_result_names(void);
 
+/* Whether a workload of kind ("uring-bench" or "fio") run for runtime
+ * seconds gives a result to report; if not, err says why. */
+bool workload_runtime_check(const char *kind, unsigned runtime, GError **err);
+
 /* t/io_uring with its command-line arguments (argv[0] is the command name). */
 bool workload_uring_bench(const struct system_config *cfg, int argc, char **argv,
 			  struct run_metrics *m, GError **err);

@@ -165,6 +165,24 @@ endif
 
 TESTS += tests/power-loss.sh
 EXTRA_DIST += tests/power-loss.sh
+TESTS += tests/system-options.sh
+EXTRA_DIST += tests/system-options.sh
+TESTS += tests/params.sh
+EXTRA_DIST += tests/params.sh
+TESTS += tests/fio-offsets.sh
+EXTRA_DIST += tests/fio-offsets.sh
+TESTS += tests/run-status.sh
+EXTRA_DIST += tests/run-status.sh
+TESTS += tests/reproduce-uring-bench.sh
+EXTRA_DIST += tests/reproduce-uring-bench.sh
+TESTS += tests/blkdev-dio.sh
+EXTRA_DIST += tests/blkdev-dio.sh
+TESTS += tests/null-blk.sh
+EXTRA_DIST += tests/null-blk.sh
+TESTS += tests/ramp.sh
+EXTRA_DIST += tests/ramp.sh
+TESTS += tests/nvme-batch.sh
+EXTRA_DIST += tests/nvme-batch.sh
 
 # Trace readers, replay options and the iolog writer (sim/trace*.c).
 check_PROGRAMS += tests/unit/test-trace

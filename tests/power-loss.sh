@@ -1,9 +1,10 @@
 #!/bin/sh
 # Description: storsim run --power-loss reports which acknowledged writes
 # survived. With the volatile cache on and no flush, writes must be lost;
-# with FUA (O_DSYNC) or the cache off, none may be; never a violation.
+# with FUA (O_DSYNC) or the cache off, none may be; never a violation. In
+# fio's text output, every line storsim adds says it is storsim's.
 . "$top_srcdir/tests/tap.sh"
-plan 7
+plan 9
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -36,6 +37,15 @@ check "FUA writes (O_DSYNC): none lost" test "$(field lost_writes "$out/fua.json
 	--power-loss=after:200 --output-format=json $job >"$out/off.json" 2>/dev/null
 check "cache off, after 200 commands: none lost" \
 	test "$(field lost_writes "$out/off.json")" -eq 0
+
+# shellcheck disable=SC2086
+"$STORSIM" run --device nvme0n1=qemu-nvme --power-loss=at:2ms $job >"$out/normal.txt" 2>/dev/null
+check "normal output: the durability report is there" \
+	grep -q '^storsim: durability at power loss' "$out/normal.txt"
+# From storsim's first line on (profile, CPUs, durability), each is prefixed.
+unprefixed=$(awk '/^storsim: /{own=1} own && !/^storsim: /' "$out/normal.txt" | wc -l)
+check "normal output: every line storsim adds starts with 'storsim: ' ($unprefixed do not)" \
+	test "$unprefixed" -eq 0
 
 "$STORSIM" run --power-loss=sometime $job >/dev/null 2>"$out/err"
 check "a bad --power-loss exits 1" test $? -eq 1

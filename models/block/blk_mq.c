@@ -89,7 +89,7 @@ struct blk_queue {
 };
 
 static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
-	st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
+	st_pin_pages, st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
 	st_bio_endio;
 
 /* The plug of the step being executed. A plug never outlives the step
@@ -111,6 +111,8 @@ static void register_stages(void)
 					 "bio_iov_iter_get_pages (copy)");
 	st_bvec_set = stage_register("bio_iov_bvec_set", CPU_SYS,
 				     "bio_iov_bvec_set (no copy)");
+	st_pin_pages = stage_register("pin_user_pages", CPU_SYS,
+				      "pin_user_pages_fast");
 	st_seg_walk = stage_register("bio_split_rw", CPU_SYS, "bio_split_rw");
 	st_submit_bio = stage_register("blk_mq_submit_bio", CPU_SYS,
 				       "submit_bio_noacct, blk_mq_submit_bio");
@@ -260,6 +262,20 @@ struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
 void bio_free(struct bio *bio)
 {
 	sim_pool_put(&bio->q->bios, bio);
+}
+
+void bio_iov_iter_get_pages(struct xctx *x, struct bio *bio, unsigned nr_segs,
+			    bool bvec, bool borrow)
+{
+	const struct blk_mq_params *p = bio->q->p;
+
+	if (borrow) {
+		xctx_charge(x, st_bvec_set, p->bvec_set);
+		return;
+	}
+	if (!bvec)
+		xctx_charge(x, st_pin_pages, p->pin_page * nr_segs);
+	xctx_charge(x, st_bio_add_page, p->bio_add_page * nr_segs);
 }
 
 /* ---- dispatch ---- */
@@ -477,14 +493,16 @@ static void account_done(struct blk_queue *q, struct request *rq)
 		q->st.busy += now - q->busy_since;
 }
 
-void blk_mq_complete_request(struct xctx *x, struct request *rq,
-			     enum blk_status status)
+/* End rq at the given CPU cost: accounting, tag, bio, then a bio waiting
+ * for a tag. */
+static void end_request(struct xctx *x, struct request *rq,
+			enum blk_status status, sim_time cost)
 {
 	struct blk_queue *q = rq->q;
 	struct blk_hctx *hc = rq->hctx;
 	struct bio *bio = rq->bio;
 
-	xctx_charge(x, st_end_request, q->p->end_request);
+	xctx_charge(x, st_end_request, cost);
 	account_done(q, rq);
 	rq->bio = NULL;
 	hc->free_tags[hc->nfree++] = rq->tag;
@@ -500,6 +518,18 @@ void blk_mq_complete_request(struct xctx *x, struct request *rq,
 		struct request *wrq = get_request(hc, w);
 		dispatch_list(x, wrq);
 	}
+}
+
+void blk_mq_complete_request(struct xctx *x, struct request *rq,
+			     enum blk_status status)
+{
+	end_request(x, rq, status, rq->q->p->end_request);
+}
+
+void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
+				enum blk_status status, sim_time batch_share)
+{
+	end_request(x, rq, status, rq->q->p->end_request - batch_share);
 }
 
 void blk_queue_disk_stats(const struct blk_queue *q, struct blk_disk_stats *st)

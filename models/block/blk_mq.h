@@ -146,6 +146,15 @@ struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled);
 struct bio *bio_alloc(struct xctx *x, struct blk_queue *q, unsigned nr_vecs,
 		      bool borrow_bvec);
 void bio_free(struct bio *bio);
+/*
+ * bio_iov_iter_get_pages: give bio the caller's nr_segs pages. User memory
+ * is pinned (pin_user_pages_fast), then added page by page; a bvec
+ * iterator (registered buffers) is already pinned, and is added page by
+ * page too unless borrow is set: the no-copy bvec path (Linux 5.12) points
+ * the bio at the caller's array instead.
+ */
+void bio_iov_iter_get_pages(struct xctx *x, struct bio *bio, unsigned nr_segs,
+			    bool bvec, bool borrow);
 
 /* Plugging: requests submitted between start and finish are dispatched
  * together, so the driver sees one batch (one doorbell). Plugs nest: only
@@ -167,6 +176,14 @@ void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
 /* Driver side */
 void blk_mq_complete_request(struct xctx *x, struct request *rq,
 			     enum blk_status status);
+/*
+ * One request of a batch a driver ends together (blk_mq_end_request_batch,
+ * Linux 5.16): like blk_mq_complete_request, but batch_share of
+ * end_request_ns (the clock read, the tag and queue reference release) is
+ * paid once per batch by the driver instead of by each request.
+ */
+void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
+				enum blk_status status, sim_time batch_share);
 
 /* Disk statistics, as /proc/diskstats (fio's disk_util). */
 struct blk_disk_stats {

@@ -13,8 +13,9 @@
  *
  * Parameters: module parameters (device profile "null_blk"):
  *   completion_nsec (ns), irqmode (none|softirq|timer), submit_queues
- *   (0 = one per CPU), hw_queue_depth, bs (bytes), size_mb (MiB),
- *   max_sectors (512-byte units);
+ *   (as the module's null_init: 0 means 1, more than the CPUs means one
+ *   per CPU), hw_queue_depth, bs (bytes), size_mb (MiB), max_sectors
+ *   (512-byte units);
  * CPU costs (host profile "null_blk_cpu"): queue_rq_ns, complete_ns.
  * Sources: null_blk module parameter defaults (Documentation/block/
  * null_blk.rst): completion_nsec 10000, irqmode 1, hw_queue_depth 64,
@@ -35,7 +36,7 @@ const struct param_def null_blk_param_table[] = {
 	{"irqmode", PARAM_ENUM, P(irqmode), "softirq", 0, 0, "",
 	 "how requests complete", irqmodes},
 	{"submit_queues", PARAM_U32, P(submit_queues), "1", 0, 4096, "count",
-	 "hardware submission queues; 0 means one per CPU"},
+	 "hardware submission queues; 0 means 1, above the CPU count one per CPU"},
 	{"hw_queue_depth", PARAM_U32, P(hw_queue_depth), "64", 1, 65536, "count",
 	 "tags per hardware queue"},
 	{"bs", PARAM_U32, P(bs), "512", 512, 65536, "bytes", "logical block size"},
@@ -146,7 +147,8 @@ struct null_blk *null_blk_new(struct host *h, const char *name,
 			      const struct blk_mq_params *blk)
 {
 	struct null_blk *n = g_new0(struct null_blk, 1);
-	unsigned nq = p->submit_queues ? p->submit_queues : host_ncpus(h);
+	/* null_init: submit_queues <= 0 becomes 1, above nr_cpu_ids nr_cpu_ids. */
+	unsigned nq = CLAMP(p->submit_queues, 1u, host_ncpus(h));
 
 	st_queue_rq = stage_register("null_queue_rq", CPU_SYS,
 				     "null_queue_rq, null_handle_cmd");

@@ -13,7 +13,7 @@ enum null_irqmode { NULL_IRQ_NONE, NULL_IRQ_SOFTIRQ, NULL_IRQ_TIMER };
 struct null_blk_params {
 	sim_time completion_nsec;	/* timer mode: completion delay */
 	int irqmode;			/* enum null_irqmode */
-	uint32_t submit_queues;		/* 0 = one per CPU */
+	uint32_t submit_queues;		/* 0 = 1; capped at the CPU count */
 	uint32_t hw_queue_depth;
 	uint32_t bs;			/* logical block size, bytes */
 	uint64_t size_mb;

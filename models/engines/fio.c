@@ -18,7 +18,7 @@
  * Parameters (host profile, model "fio"), user CPU time (ns): io_u_prep,
  * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap.
  *
- * Left out (refused when set, see fio_unmodelled): rate limiting,
+ * Left out (refused when set, see check_modelled): rate limiting,
  * thinktime, zoned random distributions, trims; file_service_type other
  * than round robin. The random map visits every block once per pass in a
  * full-period permutation, not in fio's order. Laying out a new file takes
@@ -169,32 +169,74 @@ static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
 	return o->bs[d];
 }
 
-/* The next offset in f for a bs-sized I/O, or false at the end of a pass. */
-static bool pick_offset(struct fio_thread *td, struct fio_file *f, uint64_t bs,
-			uint64_t *off)
+/* A random offset in f for a bs-sized I/O in direction d, relative to the
+ * region, or false at the end of a pass. */
+static bool pick_random(struct fio_thread *td, struct fio_file *f,
+			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
-	uint64_t unit = f->io_size / f->nblocks;
+	uint64_t align = f->io_size / f->nblocks;
 
-	if (fio_rw_random(o->rw)) {
-		uint64_t blk;
-		if (o->norandommap) {
-			blk = sim_rng_below(&td->comp.rng, f->nblocks);
-		} else {
-			if (f->perm_i >= f->nblocks)
-				return false;
-			blk = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks;
-		}
-		uint64_t rel = blk * unit;
-		if (rel + bs > f->io_size)
-			rel = (f->io_size - bs) / unit * unit;
-		*off = f->region_start + rel;
-		return true;
+	/* lfsr visits every block once per pass without a map, as the map
+	 * does (fio's filesetup.c: no axmap with an LFSR). */
+	if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
+		/* Any multiple of blockalign that leaves room for the smallest
+		 * block (fio's last_block). */
+		uint64_t room = f->io_size - (o->min_bs[d] > o->ba[d] ?
+					      o->min_bs[d] - o->ba[d] : 0);
+		align = o->ba[d];
+		*rel = sim_rng_below(&td->comp.rng, MAX(room / align, 1)) * align;
+	} else {
+		if (f->perm_i >= f->nblocks)
+			return false;
+		*rel = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks * align;
 	}
-	if (f->pos + bs > f->io_size)
-		return false;
-	*off = f->region_start + f->pos;
-	f->pos += bs + (uint64_t)(o->rw_seq_add > 0 ? o->rw_seq_add : 0);
+	if (*rel + bs > f->io_size)
+		*rel = (f->io_size - bs) / align * align;
+	return true;
+}
+
+/*
+ * The next offset in f for a bs-sized I/O in direction d, or false at the
+ * end of a pass. As fio's get_next_offset: with rw=randNAME:N only every
+ * Nth I/O takes a new offset, the ones between go on from the last I/O
+ * (rw_sequencer=sequential) or repeat it (identical); a new offset is
+ * random with probability percentage_random, else it goes on from the last
+ * I/O too, and where that runs off the region it is random after all
+ * (time_based jobs start the region again).
+ */
+static bool pick_offset(struct fio_thread *td, struct fio_file *f,
+			enum fio_ddir d, uint64_t bs, uint64_t *off)
+{
+	const struct job_options *o = td->o;
+	bool random = fio_rw_random(o->rw);
+	bool new_offset = --td->seq_left == 0;
+	uint64_t rel;
+
+	if (new_offset)
+		td->seq_left = o->rw_seq_nr;
+	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
+		rel = f->last_start;
+	} else if (!random) {
+		if (f->pos + bs > f->io_size)
+			return false;
+		rel = f->pos;
+	} else if (new_offset && (o->percentage_random[d] >= 100 ||
+				  sim_rng_below(&td->comp.rng, 100) <
+				  o->percentage_random[d])) {
+		if (!pick_random(td, f, d, bs, &rel))
+			return false;
+	} else {
+		if (f->pos + bs > f->io_size && o->time_based)
+			f->pos = 0;
+		if (f->pos + bs <= f->io_size)
+			rel = f->pos;
+		else if (!pick_random(td, f, d, bs, &rel))
+			return false;
+	}
+	f->last_start = rel;
+	f->pos = rel + bs + (uint64_t)o->rw_seq_add;
+	*off = f->region_start + rel;
 	return true;
 }
 
@@ -253,11 +295,11 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 
 		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
 			return false;
-		if (!pick_offset(td, f, bs, &off)) {
+		if (!pick_offset(td, f, d, bs, &off)) {
 			/* One pass over the file is done; fio goes round again
 			 * while the job has time or bytes left. */
 			file_new_pass(td, f);
-			if (!pick_offset(td, f, bs, &off))
+			if (!pick_offset(td, f, d, bs, &off))
 				return false;
 		}
 		td->next_file = (td->next_file + 1) % td->nfiles;
@@ -350,6 +392,35 @@ void fio_resume(struct fio_thread *td)
 
 /* ---- the loop ---- */
 
+/* wait_for: whether a thread of the job td waits for has yet to finish
+ * (fio's waitee_running). */
+static bool waitee_running(const struct fio_run *r, const struct fio_thread *td)
+{
+	if (!td->o->wait_for)
+		return false;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *p = r->threads->pdata[i];
+		if (!p->finished && strcmp(p->o->name, td->o->wait_for) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Start td at its start time, or now if a job it waited for ended later:
+ * fio counts startdelay from the start of the run, not from the wait. */
+static void launch(struct fio_run *r, struct fio_thread *td)
+{
+	struct sim *s = &r->sys->sim;
+	const struct job_options *o = td->o;
+
+	td->start_time = MAX(td->start_time, sim_now(s));
+	td->ramp_end = td->start_time + o->ramp_time;
+	td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
+	stats_init(td->stats, &td->stats_cfg, td->ramp_end);
+	td->started = true;
+	sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+}
+
 static void thread_finish(struct fio_thread *td)
 {
 	struct fio_run *r = td->run;
@@ -366,6 +437,11 @@ static void thread_finish(struct fio_thread *td)
 	if (td->eng->cleanup)
 		td->eng->cleanup(td);
 	task_exit(td->task);
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *w = r->threads->pdata[i];
+		if (w->phase == td->phase && !w->started && !waitee_running(r, w))
+			launch(r, w);
+	}
 	if (--r->running == 0)
 		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
 }
@@ -409,7 +485,13 @@ static void do_io(struct fio_thread *td)
 		task_usage(td->task, &td->usage_at_ramp);
 	}
 	bool stop = thread_done_issuing(td);
-	if (!stop && td->inflight < o->iodepth) {
+	/* iodepth_low: once the queue has been full, fio reaps until it is
+	 * down to iodepth_low before it queues again (wait_for_completions). */
+	if (td->inflight >= o->iodepth)
+		td->draining = true;
+	else if (td->inflight <= o->iodepth_low)
+		td->draining = false;
+	if (!stop && !td->draining) {
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
 		if (fill_io_u(td, u)) {
@@ -474,7 +556,8 @@ static const struct sim_component_ops td_ops = {
 	.handle = td_handle,
 };
 
-/* Start the threads of the next stonewall phase; stop after the last. */
+/* Start the threads of the next stonewall phase (those waiting for a job
+ * of it, when that job is done); stop after the last phase. */
 static void start_phase(struct fio_run *r)
 {
 	struct sim *s = &r->sys->sim;
@@ -491,12 +574,9 @@ static void start_phase(struct fio_run *r)
 				delay += sim_rng_below(&td->comp.rng, o->start_delay_high -
 						       o->start_delay + 1);
 			td->start_time = sim_now(s) + delay;
-			td->ramp_end = td->start_time + o->ramp_time;
-			td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
-			stats_init(td->stats, &td->stats_cfg, td->ramp_end);
-			td->started = true;
 			r->running++;
-			sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+			if (!waitee_running(r, td))
+				launch(r, td);
 		}
 		if (r->running)
 			return;
@@ -550,6 +630,9 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "thinktime", err, "thinktime is not modelled yet");
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
 		return refuse(job, "rw", err, "trims are not modelled yet");
+	if (o->rw_seq_add < 0)
+		return refuse(job, "rw", err,
+			      "backward sequential offsets are not modelled yet");
 	if (o->random_distribution != FIO_RAND_UNIFORM)
 		return refuse(job, "random_distribution", err,
 			      "only the uniform random distribution is modelled");
@@ -752,6 +835,11 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	g_snprintf(td->name, sizeof(td->name), "fio/%s.%u", job->section, clone);
 	g_ptr_array_add(r->threads, td);
 	sim_component_init(&sys->sim, &td->comp, &td_ops, td->name);
+	/* randseed= fixes the job's random numbers whatever the run's seed,
+	 * as fio derives all of a job's from it (setup_random_seeds). */
+	if (o->randseed_set)
+		sim_rng_seed(&td->comp.rng, o->randseed, td->name);
+	td->seq_left = o->rw_seq_nr;
 
 	td->eng = engine_for(o->ioengine);
 	if (!td->eng) {
@@ -959,6 +1047,7 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 			if (!td->started)
 				td->ramp_end = td->start_time = sim_now(s);
 			td->error = 5;
+			td->power_cut = true;
 			td->end_time = sim_now(s);
 			stats_finish(td->stats, td->end_time);
 			td->finished = true;
@@ -973,6 +1062,21 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 	}
 	build_output(r);
 	return true;
+}
+
+unsigned fio_run_failed(const struct fio_run *r, GString *why)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		if (!td->error || td->power_cut)
+			continue;
+		g_string_append_printf(why, "job %s failed: error %d (%s)\n",
+				       td->name, td->error, g_strerror(td->error));
+		n++;
+	}
+	return n;
 }
 
 const struct output_run *fio_run_output(struct fio_run *r)

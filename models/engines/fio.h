@@ -34,6 +34,10 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 			    GError **err);
 /* Run every job, group after group, to the end. */
 bool fio_run_exec(struct fio_run *r, GError **err);
+/* How many jobs (threads) ended with an error of their own, one line each
+ * added to why; a power loss that cut a job short is not its error. fio
+ * exits non-zero when a job fails. */
+unsigned fio_run_failed(const struct fio_run *r, GString *why);
 /* The results, as fio reports them; valid until fio_run_free. */
 const struct output_run *fio_run_output(struct fio_run *r);
 /* Totals for reports: I/Os completed in the measured window, its length,

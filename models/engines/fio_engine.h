@@ -27,6 +27,7 @@ struct fio_file {
 	uint64_t nblocks;	/* of the smallest block size */
 	uint64_t perm_a, perm_c, perm_i;	/* random order of this pass */
 	uint64_t pos;		/* sequential position in the region */
+	uint64_t last_start;	/* offset of the last I/O, in the region */
 };
 
 struct fio_io_u {
@@ -80,6 +81,8 @@ struct fio_thread {
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
 	unsigned queued;	/* prepared, not yet committed */
+	bool draining;		/* full once: reaping down to iodepth_low */
+	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */
 	uint64_t bytes_issued, ios_issued, ios_done;
 	unsigned loops_left;
@@ -89,6 +92,7 @@ struct fio_thread {
 	unsigned end_fsyncs;	/* files synced at the end so far */
 	bool exhausted, started, finished, stats_on;
 	int error;
+	bool power_cut;		/* error is the power loss, not the job's own */
 
 	sim_time start_time, ramp_end, run_deadline, end_time;
 	struct task_usage usage_at_ramp;

@@ -12,7 +12,8 @@
  * old code allocates a bio for every page (a biovec slab beyond
  * BIO_INLINE_VECS) and copies the pages one by one with bio_add_page; the
  * new code points the bio at the caller's bvec array (bio_iov_bvec_set).
- * User-memory iterators always go page by page.
+ * User memory is pinned (pin_user_pages_fast), then goes page by page, as
+ * for a file's direct I/O (blk_mq's bio_iov_iter_get_pages).
  *
  * Parameters (host profile, model "blkdev"): dio_setup_ns, end_io_ns; the
  * bio costs are blk_mq's.
@@ -40,10 +41,9 @@ struct blkdev {
 	struct blk_queue *q;
 	struct blkdev_params p;
 	const struct kernel_features *k;
-	const struct blk_mq_params *bp;
 };
 
-static stage_id st_dio_setup, st_end_io, st_bio_add_page, st_bvec_set;
+static stage_id st_dio_setup, st_end_io;
 
 static void blkdev_end_io(struct xctx *x, struct bio *bio)
 {
@@ -68,10 +68,7 @@ static long blkdev_rw(struct xctx *x, struct kiocb *iocb)
 		return -22; /* -EINVAL: unaligned direct I/O */
 	xctx_charge(x, st_dio_setup, b->p.dio_setup);
 	struct bio *bio = bio_alloc(x, b->q, iocb->nr_segs, nocopy);
-	if (nocopy)
-		xctx_charge(x, st_bvec_set, b->bp->bvec_set);
-	else
-		xctx_charge(x, st_bio_add_page, b->bp->bio_add_page * iocb->nr_segs);
+	bio_iov_iter_get_pages(x, bio, iocb->nr_segs, iocb->bvec, nocopy);
 	bio->op = iocb->write ? REQ_OP_WRITE : REQ_OP_READ;
 	bio->sector = iocb->pos / 512;
 	bio->size = iocb->len;
@@ -118,14 +115,9 @@ struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 				      "blkdev_direct_IO, __blkdev_direct_IO");
 	st_end_io = stage_register("blkdev_bio_end_io", CPU_SYS,
 				   "blkdev_bio_end_io");
-	st_bio_add_page = stage_register("bio_add_page", CPU_SYS,
-					 "bio_iov_iter_get_pages (copy)");
-	st_bvec_set = stage_register("bio_iov_bvec_set", CPU_SYS,
-				     "bio_iov_bvec_set (no copy)");
 	b->q = q;
 	b->p = *p;
 	b->k = k;
-	b->bp = blk_queue_params(q);
 	return b;
 }
 

@@ -46,8 +46,7 @@ struct iomap_dio {
 static struct sim_component dio_comp;
 static struct sim_pool dio_pool;
 static stage_id st_write_iter, st_read_iter, st_iomap_begin, st_alloc,
-	st_dio_alloc, st_end_io, st_complete, st_convert, st_size,
-	st_bio_add_page, st_bvec_set, st_pin_pages;
+	st_dio_alloc, st_end_io, st_complete, st_convert, st_size;
 
 enum { DIO_COMPLETE_WORK };
 
@@ -79,12 +78,6 @@ static void register_stages(void)
 				    "xfs_iomap_write_unwritten");
 	st_size = stage_register("fs_size_update", CPU_SYS,
 				 "xfs_dio_write_end_io: i_size update");
-	st_bio_add_page = stage_register("bio_add_page", CPU_SYS,
-					 "bio_iov_iter_get_pages (copy)");
-	st_bvec_set = stage_register("bio_iov_bvec_set", CPU_SYS,
-				     "bio_iov_bvec_set (no copy)");
-	st_pin_pages = stage_register("pin_user_pages", CPU_SYS,
-				      "pin_user_pages_fast");
 	dio_comp.ops = &dio_ops;
 	if (!dio_pool.chunks)
 		sim_pool_init(&dio_pool, sizeof(struct iomap_dio), 64);
@@ -193,7 +186,6 @@ static long iomap_dio_rw(struct xctx *x, struct kiocb *iocb)
 	const struct fs_params *p = fs_params(fs);
 	struct blk_queue *q = fs_queue(fs);
 	const struct blk_queue_config *qc = blk_queue_config(q);
-	const struct blk_mq_params *bp = blk_queue_params(q);
 	bool hole, unwritten, use_fua = false;
 	bool need_sync = iocb->write && (iocb->flags & (KI_DSYNC | KI_SYNC));
 
@@ -234,13 +226,7 @@ static long iomap_dio_rw(struct xctx *x, struct kiocb *iocb)
 
 	bool nocopy = iocb->bvec && fs_kernel(fs)->bio_nocopy_bvec;
 	struct bio *bio = bio_alloc(x, q, iocb->nr_segs, nocopy);
-	if (nocopy) {
-		xctx_charge(x, st_bvec_set, bp->bvec_set);
-	} else {
-		if (!iocb->bvec)
-			xctx_charge(x, st_pin_pages, bp->pin_page * iocb->nr_segs);
-		xctx_charge(x, st_bio_add_page, bp->bio_add_page * iocb->nr_segs);
-	}
+	bio_iov_iter_get_pages(x, bio, iocb->nr_segs, iocb->bvec, nocopy);
 	bio->op = iocb->write ? REQ_OP_WRITE : REQ_OP_READ;
 	bio->sector = ino->start_sector + iocb->pos / 512;
 	bio->size = iocb->len;

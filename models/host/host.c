@@ -44,9 +44,9 @@
  *                         ends the idle period takes its exit latency
  *                         before the CPU runs anything (not CPU time). An
  *                         oracle cpuidle governor: the real one predicts.
- *   sched_latency_ns      CFS sysctl_sched_latency after CPU scaling (ns)
- *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, scaled (ns)
- *   min_granularity_ns    CFS sysctl_sched_min_granularity, scaled (ns)
+ *   sched_latency_ns      CFS sysctl_sched_latency before CPU scaling (ns)
+ *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, unscaled (ns)
+ *   min_granularity_ns    CFS sysctl_sched_min_granularity, unscaled (ns)
  *   preempt               CONFIG_PREEMPT_NONE / _VOLUNTARY / PREEMPT: where
  *                         a task that a wake-up should preempt is switched out:
  *                         at the end of its current step (none, voluntary:
@@ -55,9 +55,10 @@
  *                         task returns (full)
  *
  * Sources: the CFS defaults (6 ms latency, 0.75 ms minimum granularity,
- * 1 ms wake-up granularity, multiplied by 1 + ilog2(min(ncpus, 8))) are in
- * kernel/sched/fair.c; per-event costs are in each host profile with their
- * sources.
+ * 1 ms wake-up granularity; normalized_sysctl_sched_* in
+ * kernel/sched/fair.c), which the host multiplies, as the kernel's
+ * update_sysctl() does at boot, by 1 + ilog2(min(ncpus, 8)); per-event
+ * costs are in each host profile with their sources.
  *
  * Left out: SMT siblings, NUMA, load balancing between CPUs other than at
  * wake-up, priorities other than nice 0, real-time classes.
@@ -202,12 +203,15 @@ const struct param_def host_param_table[] = {
 	{"idle_states", PARAM_STRING, P(idle_states), "", 0, 0, "EXIT:RESIDENCY ns",
 	 "idle states, shallowest first, e.g. 2000:2000,10000:20000; "
 	 "an idle CPU starts EXIT later"},
-	{"sched_latency_ns", PARAM_TIME, P(sched_latency), "24000000", 0, 1e10, "ns",
-	 "CFS targeted latency (sysctl_sched_latency, scaled by CPU count)"},
-	{"wakeup_granularity_ns", PARAM_TIME, P(wakeup_granularity), "4000000", 0,
-	 1e10, "ns", "CFS wake-up preemption granularity (scaled)"},
-	{"min_granularity_ns", PARAM_TIME, P(min_granularity), "3000000", 0, 1e10,
-	 "ns", "CFS minimum slice before a runnable task can preempt (scaled)"},
+	{"sched_latency_ns", PARAM_TIME, P(sched_latency), "6000000", 0, 1e10, "ns",
+	 "CFS targeted latency for one CPU; the host scales it by "
+	 "1 + ilog2(min(ncpus, 8)) as the kernel does"},
+	{"wakeup_granularity_ns", PARAM_TIME, P(wakeup_granularity), "1000000", 0,
+	 1e10, "ns", "CFS wake-up preemption granularity for one CPU, scaled "
+	 "as sched_latency_ns"},
+	{"min_granularity_ns", PARAM_TIME, P(min_granularity), "750000", 0, 1e10,
+	 "ns", "CFS minimum slice before a runnable task can preempt, for one "
+	 "CPU, scaled as sched_latency_ns"},
 	{"preempt", PARAM_ENUM, P(preempt), "voluntary", 0, 0, "",
 	 "kernel preemption model (CONFIG_PREEMPT_NONE/VOLUNTARY/PREEMPT)",
 	 preempt_models},
@@ -1144,6 +1148,12 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 	h->sim = s;
 	h->p = *p;
 	h->p.idle_states = NULL;	/* the caller owns the string */
+	/* update_sysctl(), SCHED_TUNABLESCALING_LOG: the CFS tunables grow
+	 * with the CPU count, by 1 + ilog2(min(ncpus, 8)). */
+	unsigned factor = g_bit_storage(MIN(p->ncpus, 8u));
+	h->p.sched_latency *= factor;
+	h->p.wakeup_granularity *= factor;
+	h->p.min_granularity *= factor;
 	bool idle_ok = parse_idle_states(p->idle_states, h->idle, &h->nidle, NULL);
 	g_assert(idle_ok);
 	h->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);

@@ -82,9 +82,11 @@ struct host_params {
 	sim_time irq_entry;		/* hard IRQ entry and exit */
 	sim_time softirq_entry;		/* one __do_softirq pass */
 	char *idle_states;		/* "EXIT:RESIDENCY,..." in ns, shallow first */
-	sim_time sched_latency;		/* CFS targeted latency (scaled) */
-	sim_time wakeup_granularity;	/* CFS wake-up preemption granularity */
-	sim_time min_granularity;	/* CFS minimum slice before tick preemption */
+	/* CFS tunables for one CPU, as the kernel's normalized_sysctl_*;
+	 * host_new() scales them by the CPU count */
+	sim_time sched_latency;		/* targeted latency */
+	sim_time wakeup_granularity;	/* wake-up preemption granularity */
+	sim_time min_granularity;	/* minimum slice before tick preemption */
 	int preempt;			/* enum preempt_model */
 };
 
@@ -94,6 +96,7 @@ extern const struct param_def host_param_table[];
 bool host_params_check(const struct host_params *p, GError **err);
 struct host *host_new(struct sim *s, const struct host_params *p);
 void host_free(struct host *h);
+/* The parameters in force: the CFS tunables as scaled for the CPUs. */
 const struct host_params *host_params(const struct host *h);
 unsigned host_ncpus(const struct host *h);
 struct cpu *host_cpu(struct host *h, unsigned id);
@@ -179,7 +182,13 @@ void cpu_usage(const struct cpu *c, struct cpu_usage *u);
 /* CPU time per stage summed over all CPUs since start or the last reset. */
 const sim_time *host_stage_ns(const struct host *h);
 const uint64_t *host_stage_count(const struct host *h);
-/* Forget all accounting so far (end of ramp_time). */
+/*
+ * Forget all accounting so far: stages, CPUs and tasks. A fio run does
+ * this when it starts (system_reset_stats), so the host's figures cover
+ * its ramp_time too, like fio's disk statistics; fio's own per-job CPU
+ * times start at the end of the ramp (fio's reset_all_stats), and the fio
+ * model takes them as the difference from a task_usage() there.
+ */
 void host_reset_accounting(struct host *h);
 
 #endif

@@ -305,6 +305,37 @@ static void test_cpu_bound_tasks_share_a_cpu(void)
 	sim_destroy(&s);
 }
 
+/* The CFS tunables are the kernel's for one CPU, multiplied at boot by
+ * 1 + ilog2(min(ncpus, 8)) (kernel/sched/fair.c, update_sysctl). */
+static void test_cfs_tunables_scale_with_cpus(void)
+{
+	static const struct {
+		unsigned ncpus, factor;
+	} cases[] = {
+		{1, 1}, {2, 2}, {3, 2}, {4, 3}, {7, 3}, {8, 4}, {16, 4}, {64, 4},
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct sim s;
+		sim_init(&s, 1);
+		struct host_params hp = test_params(cases[i].ncpus);
+		struct host *h = host_new(&s, &hp);
+		const struct host_params *in = host_params(h);
+		g_assert_cmpuint(in->sched_latency, ==, hp.sched_latency * cases[i].factor);
+		g_assert_cmpuint(in->wakeup_granularity, ==,
+				 hp.wakeup_granularity * cases[i].factor);
+		g_assert_cmpuint(in->min_granularity, ==,
+				 hp.min_granularity * cases[i].factor);
+		host_free(h);
+		sim_destroy(&s);
+	}
+	/* the defaults are the kernel's normalized values */
+	struct host_params d = test_params(1);
+	g_assert_cmpuint(d.sched_latency, ==, 6 * SIM_MSEC);
+	g_assert_cmpuint(d.wakeup_granularity, ==, 1 * SIM_MSEC);
+	g_assert_cmpuint(d.min_granularity, ==, 750 * SIM_USEC);
+}
+
 /* A woken task goes to an idle CPU rather than queue behind a busy one. */
 static void test_wake_prefers_idle_cpu(void)
 {
@@ -469,6 +500,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/host/wake-before-sleep-skips-sleep", test_wake_before_sleep_skips_sleep);
 	g_test_add_func("/host/wake-of-running-task-is-noop", test_wake_of_running_task_is_noop);
 	g_test_add_func("/host/cpu-bound-tasks-share-a-cpu", test_cpu_bound_tasks_share_a_cpu);
+	g_test_add_func("/host/cfs-tunables-scale-with-cpus",
+			test_cfs_tunables_scale_with_cpus);
 	g_test_add_func("/host/wake-prefers-idle-cpu", test_wake_prefers_idle_cpu);
 	g_test_add_func("/host/spin-charges-until-wake", test_spin_charges_until_wake);
 	for (unsigned i = 0; i < G_N_ELEMENTS(idle_cases); i++)

@@ -496,13 +496,13 @@ static void test_engine_options(void)
 {
 	struct job_list *l = parse_ok("[global]\nioengine=io_uring\nhipri\nfixedbufs\n"
 				      "[keeps]\n"
-				      "[cmd]\nioengine=io_uring_cmd\ncmd_type=nvme\n"
+				      "[same]\nioengine=io_uring\n"
 				      "[other]\nioengine=libaio\nuserspace_reap\n");
 
 	g_assert_true(job_list_get(l, 0)->o.eng.hipri);
-	/* io_uring_cmd shares io_uring's options, so it keeps the global ones */
+	/* naming the same engine again keeps the global engine options */
 	g_assert_true(job_list_get(l, 1)->o.eng.fixedbufs);
-	/* libaio does not: the engine options go back to their defaults */
+	/* another engine does not: they go back to their defaults */
 	g_assert_false(job_list_get(l, 2)->o.eng.hipri);
 	g_assert_true(job_list_get(l, 2)->o.eng.userspace_reap);
 	job_list_free(l);

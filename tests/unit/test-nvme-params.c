@@ -117,23 +117,6 @@ static void test_missing_profile(void)
 	nvme_dev_params_clear(&p);
 }
 
-/* The parameter table in the model's page is the code's table. */
-static void test_doc_table_matches(void)
-{
-	g_autofree char *text = NULL;
-	g_autoptr(GString) table = g_string_new(NULL);
-	const char *begin = "<!-- params:begin -->\n", *end = "<!-- params:end -->";
-
-	g_assert_true(g_file_get_contents(STORSIM_SRCDIR "/docs/models/nvme-device.md",
-					  &text, NULL, NULL));
-	char *a = strstr(text, begin), *b = a ? strstr(a, end) : NULL;
-	g_assert_nonnull(b);
-	a += strlen(begin);
-	params_print_markdown(nvme_dev_param_table, table);
-	g_autofree char *doc = g_strndup(a, b - a);
-	g_assert_cmpstr(doc, ==, table->str);
-}
-
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -143,6 +126,5 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < G_N_ELEMENTS(bad_cases); i++)
 		g_test_add_data_func(bad_cases[i].path, &bad_cases[i], test_bad_profile);
 	g_test_add_func("/nvme-params/missing-profile", test_missing_profile);
-	g_test_add_func("/nvme-params/doc-table-matches", test_doc_table_matches);
 	return g_test_run();
 }

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Description: the fio options that choose offsets, and those that pace a
+# job, do what fio does with them. The offsets are read back from the
+# durability report of a power loss after 64 writes to a drive without a
+# write cache: every acknowledged write is there, as LBA ranges (512-byte
+# LBAs, 8 per 4 KiB write, 256 blocks in the 1 MiB region).
+#   percentage_random   0: one sequential run from LBA 0; 50: some runs
+#   rw=randwrite:4      a new offset every 4th write, sequential between,
+#                       or the same offset again (rw_sequencer=identical)
+#   ba                  random offsets are multiples of blockalign
+#   random_generator    lfsr writes no block twice, even with norandommap
+#   randseed            fixes the offsets whatever --seed says
+#   iodepth_low         a full queue drains to it before refilling
+#   wait_for            a job starts when the one it names has ended
+# and backward offsets (rw=write:-N), not modelled, are refused; randrepeat
+# only warns: storsim's runs always repeat.
+. "$top_srcdir/tests/tap.sh"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+dev="--device nvme0n1=qemu-nvme --set nvme0n1.write_cache_enabled=false
+--power-loss=after:64 --output-format=json"
+job="--name=w --rw=randwrite --bs=4k --ioengine=psync --direct=1 --size=1m
+--filename=/dev/nvme0n1"
+
+# written NAME OPTION...: run the writer with extra options into NAME.json
+written() {
+	name=$1
+	shift
+	# shellcheck disable=SC2086
+	"$STORSIM" run $dev $job "$@" >"$out/$name.json" 2>"$out/$name.err" ||
+		diag "$name: $(cat "$out/$name.err")"
+}
+
+# ranges NAME WHAT: a figure of NAME's durable ranges
+ranges() {
+	python3 - "$out/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))["storsim"]["power_loss"]
+r = [x for x in d["ranges"] if x["state"] == "durable"]
+what = sys.argv[2]
+if what == "count":
+    print(len(r))
+elif what == "blocks":
+    print(d["durable_blocks"])
+elif what == "first":
+    print(r[0]["slba"] if r else -1)
+elif what == "longest":
+    print(max(x["nlb"] for x in r))
+elif what == "unaligned16k":
+    print(sum(1 for x in r if x["slba"] % 32))
+elif what == "list":
+    print(" ".join("%d+%d" % (x["slba"], x["nlb"]) for x in r))
+PY
+}
+
+plan 20
+
+written random
+written seq --percentage_random=0
+written half --percentage_random=50
+check "percentage_random=0: one run ($(ranges seq count) range)" \
+	test "$(ranges seq count)" -eq 1
+check "percentage_random=0: the run starts at LBA 0" test "$(ranges seq first)" -eq 0
+check "percentage_random=100: scattered ($(ranges random count) ranges)" \
+	test "$(ranges random count)" -gt 32
+check "percentage_random=50: fewer ranges than 100 ($(ranges half count))" \
+	test "$(ranges half count)" -lt "$(ranges random count)"
+check "percentage_random=50: some sequential runs (longest $(ranges half longest) LBAs)" \
+	test "$(ranges half longest)" -gt 8
+
+written every4 --rw=randwrite:4
+written same4 --rw=randwrite:4 --rw_sequencer=identical
+check "rw=randwrite:4: at most 64/4+1 runs ($(ranges every4 count))" \
+	test "$(ranges every4 count)" -le 17
+check "rw=randwrite:4: the first writes go on from LBA 0, as in fio" \
+	test "$(ranges every4 first)" -eq 0
+check "rw_sequencer=identical: each offset 4 times, 17 distinct at most ($(ranges same4 blocks) LBAs)" \
+	test "$(ranges same4 blocks)" -le $((17 * 8))
+
+written nomap --norandommap
+written nomap16k --norandommap --ba=16k
+check "norandommap: some offsets off a 16 KiB boundary" \
+	test "$(ranges nomap unaligned16k)" -gt 0
+check "ba=16k: every offset on a 16 KiB boundary" \
+	test "$(ranges nomap16k unaligned16k)" -eq 0
+
+written lfsr --norandommap --random_generator=lfsr
+check "norandommap: some blocks written twice ($(ranges nomap blocks) of 512 LBAs)" \
+	test "$(ranges nomap blocks)" -lt 512
+check "random_generator=lfsr: no block written twice" \
+	test "$(ranges lfsr blocks)" -eq 512
+
+written seed7 --randseed=7
+written seed7b --randseed=7 --seed=2
+written seed8 --randseed=8
+written seed2 --seed=2
+check "randseed: the same offsets with another --seed" \
+	test "$(ranges seed7 list)" = "$(ranges seed7b list)"
+check "randseed: other offsets with another randseed" \
+	test "$(ranges seed7 list)" != "$(ranges seed8 list)"
+check "without randseed, --seed picks the offsets" \
+	test "$(ranges random list)" != "$(ranges seed2 list)"
+
+# level8 OPTION...: share of submissions with 8 or more I/Os in flight
+level8() {
+	"$STORSIM" run --output-format=json --name=r --rw=randread --bs=4k \
+		--ioengine=io_uring --iodepth=8 --direct=1 --size=64m --runtime=20ms \
+		--time_based --filename=/dev/nvme0n1 "$@" |
+		python3 -c 'import json,sys; print(int(json.load(sys.stdin)["jobs"][0]["iodepth_level"]["8"]))'
+}
+full=$(level8)
+low=$(level8 --iodepth_low=1)
+check "iodepth_low=1: the queue is seldom full ($low% of submissions at 8, $full% without)" \
+	sh -c "test $full -gt 90 && test $low -lt 50"
+
+# span WAIT: simulated length of two 10 ms jobs, b waiting for a or not
+span() {
+	cat >"$out/two.fio" <<JOB
+[global]
+rw=randread
+bs=4k
+ioengine=psync
+direct=1
+size=64m
+runtime=10ms
+time_based
+filename=/dev/nvme0n1
+[a]
+[b]
+$1
+JOB
+	"$STORSIM" run --output-format=json "$out/two.fio" |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["storsim"]["simulated_ns"] // 1000000)'
+}
+check "wait_for=a: b runs after a (run of $(span wait_for=a) ms)" test "$(span wait_for=a)" -ge 20
+check "without wait_for they run together ($(span '') ms)" test "$(span '')" -lt 15
+
+# shellcheck disable=SC2086
+"$STORSIM" run $job --rw=write:-4k >/dev/null 2>"$out/err"
+check "rw=write:-4k (backwards) is refused, naming rw" \
+	sh -c "test $? -eq 1 && grep -q \"option 'rw': backward sequential offsets are not modelled\" '$out/err'"
+# shellcheck disable=SC2086
+"$STORSIM" run $job --randrepeat=0 >/dev/null 2>"$out/err"
+check "randrepeat=0 runs, with a warning that it changes nothing" \
+	sh -c "test $? -eq 0 && grep -q \"option 'randrepeat' is not modelled by storsim; ignored\" '$out/err'"
+finish
