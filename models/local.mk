@@ -19,7 +19,8 @@ libstorsim_a_SOURCES += \
 	models/engines/fio_engines.c \
 	models/engines/aio.c models/engines/aio.h \
 	models/drivers/nvme.c models/drivers/nvme.h \
-	models/registry.c models/registry.h
+	models/registry.c models/registry.h \
+	models/skeleton/skeleton.c models/skeleton/skeleton.h
 libstorsim_a_SOURCES += \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
 	models/devices/nvme_durability.c models/devices/nvme_durability.h

@@ -253,6 +253,11 @@ tests_unit_test_pagecache_LDADD = $(STORSIM_LIBS)
 tests_unit_test_buffered_SOURCES = tests/unit/test-buffered.c
 tests_unit_test_buffered_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-pagecache tests/unit/test-buffered
+# The template model, and how a model's unit test drives it.
+check_PROGRAMS += tests/unit/test-skeleton
+tests_unit_test_skeleton_SOURCES = tests/unit/test-skeleton.c
+tests_unit_test_skeleton_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-skeleton
 check_PROGRAMS += tests/unit/test-io-wq
 tests_unit_test_io_wq_SOURCES = tests/unit/test-io-wq.c
 tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
