@@ -88,12 +88,11 @@ struct milestone {
 enum xlevel { XL_HARDIRQ, XL_SOFTIRQ, XL_TASK };
 
 struct xctx {
+	struct xctx_meter m;	/* first: xctx_charge() sees only this */
 	struct host *h;
 	struct cpu *cpu;
 	struct task *task;	/* NULL for interrupt contexts */
 	uint8_t level;
-	bool in_step;		/* a step is being delivered and has not ended */
-	sim_time charged;	/* work charged so far */
 	sim_time done;		/* work executed so far */
 	sim_time debt;		/* work to execute before the next milestone */
 	struct milestone *ms;	/* ring of pending milestones */
@@ -239,7 +238,7 @@ static void ms_push(struct xctx *x, uint8_t kind, struct sim_msg msg, stage_id s
 		x->mask = cap - 1;
 	}
 	x->ms[x->tail++ & x->mask] = (struct milestone){
-		.at = x->charged, .msg = msg, .kind = kind, .stage = st,
+		.at = x->m.charged, .msg = msg, .kind = kind, .stage = st,
 	};
 }
 
@@ -273,44 +272,63 @@ static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
 		      struct task *t, uint8_t level)
 {
 	*x = (struct xctx){.h = h, .cpu = c, .task = t, .level = level};
+	x->m.stage_ns = h->stage_ns;
+	x->m.stage_cnt = h->stage_cnt;
 	x->mask = 15;
 	x->ms = g_new(struct milestone, x->mask + 1);
 }
 
 /* ---- accounting ---- */
 
-static inline void account(struct xctx *x, stage_id st, sim_time ns)
-{
-	struct host *h = x->h;
+_Static_assert(offsetof(struct xctx, m) == 0,
+	       "xctx_charge() takes a context for its meter");
 
-	h->stage_ns[st] += ns;
-	h->stage_cnt[st]++;
+/* Take what x has charged into its task's and CPU's usage and the task's
+ * vruntime. Only the context whose step is being delivered (h->current)
+ * ever has charges pending; see fold_current(). */
+static void fold(struct xctx *x)
+{
+	sim_time *pend = x->m.pending;
+	/* A task's time is user or system by its stage; an interrupt
+	 * context's is its own class, whatever the stage. */
+	sim_time usr = pend[CPU_USR];
+	sim_time sys = pend[CPU_SYS] + pend[CPU_IRQ] + pend[CPU_SOFTIRQ];
+	sim_time *cls = x->cpu->use.class_ns;
+
+	memset(pend, 0, sizeof(x->m.pending));
 	if (x->level == XL_HARDIRQ) {
-		x->cpu->use.class_ns[CPU_IRQ] += ns;
+		cls[CPU_IRQ] += usr + sys;
 	} else if (x->level == XL_SOFTIRQ) {
-		x->cpu->use.class_ns[CPU_SOFTIRQ] += ns;
+		cls[CPU_SOFTIRQ] += usr + sys;
 	} else {
-		/* A task's time is user or system by its stage. */
-		bool usr = stage_class[st] == CPU_USR;
-		if (usr)
-			x->task->use.usr_ns += ns;
-		else
-			x->task->use.sys_ns += ns;
-		x->task->vruntime += ns;
-		x->cpu->use.class_ns[usr ? CPU_USR : CPU_SYS] += ns;
+		x->task->use.usr_ns += usr;
+		x->task->use.sys_ns += sys;
+		x->task->vruntime += usr + sys;
+		cls[CPU_USR] += usr;
+		cls[CPU_SYS] += sys;
 	}
 }
 
-void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
+/* Before reading a task's vruntime or anyone's usage. */
+static void fold_current(const struct host *h)
 {
-	g_assert(x->in_step);
-	account(x, st, ns);
-	x->charged += ns;
+	if (h->current)
+		fold(h->current);
+}
+
+/* Account work that is not charged in a step: an entry or switch cost, a
+ * spin's length. */
+static void account(struct xctx *x, stage_id st, sim_time ns)
+{
+	x->m.stage_ns[st] += ns;
+	x->m.stage_cnt[st]++;
+	x->m.pending[stage_class[st]] += ns;
+	fold(x);
 }
 
 void xctx_defer(struct xctx *x, struct sim_msg action)
 {
-	g_assert(x->in_step);
+	g_assert(x->m.in_step);
 	ms_push(x, MS_ACTION, action, 0);
 }
 
@@ -540,6 +558,8 @@ static void update_min_vruntime(struct cpu *c)
 {
 	sim_time v = SIM_TIME_MAX;
 
+	fold_current(c->h);
+
 	if (c->curr)
 		v = c->curr->vruntime;
 	if (c->nrq) {
@@ -614,7 +634,7 @@ static void switch_in(struct cpu *c, struct task *t)
 		 * delivered at once and its work queues behind the switch. */
 		t->has_resume = false;
 		ms_push(&t->x, MS_STEP, t->resume, 0);
-		t->x.charged += cost;
+		t->x.m.charged += cost;
 	} else {
 		/* Preempted: the switch comes before its pending work. */
 		t->x.debt += cost;
@@ -653,17 +673,25 @@ static void process(struct cpu *c, struct xctx *x)
 		case MS_ACTION:
 			sim_msg_deliver(&m.msg);
 			break;
-		case MS_STEP:
+		case MS_STEP: {
+			/* A step can start inside another's, when a wake-up
+			 * there lets an idle CPU switch the woken task in:
+			 * charges stay pending for h->current only. */
+			struct xctx *outer = h->current;
+			if (outer)
+				fold(outer);
 			h->current = x;
-			x->in_step = true;
+			x->m.in_step = true;
 			sim_msg_deliver(&m.msg);
-			h->current = NULL;
+			fold(x);
+			h->current = outer;
 			if (!t) {
-				x->in_step = false;
+				x->m.in_step = false;
 				ms_push(x, MS_END, m.msg, 0);
 			}
-			g_assert(!x->in_step);
+			g_assert(!x->m.in_step);
 			break;
+		}
 		case MS_END:
 			break;
 		case MS_SLEEP:
@@ -705,7 +733,7 @@ static bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
 	 * charges queues behind the entry cost. */
 	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
 	account(x, entry_stage, entry);
-	x->charged += entry;
+	x->m.charged += entry;
 	return true;
 }
 
@@ -924,6 +952,8 @@ static void enqueue_woken(struct host *h, struct task *t, struct sim_msg step)
 	struct cpu *c = select_cpu(h, t);
 	sim_time floor_vr;
 
+	/* Also brings the running task's vruntime up to date for the
+	 * wake-up preemption check below. */
 	update_min_vruntime(c);
 	/* place_entity: a sleeper is credited at most half a latency period. */
 	floor_vr = c->min_vruntime > h->p.sched_latency / 2 ?
@@ -955,8 +985,8 @@ void task_start(struct task *t, struct sim_msg first)
 
 static void end_step(struct task *t)
 {
-	g_assert(t->x.in_step);
-	t->x.in_step = false;
+	g_assert(t->x.m.in_step);
+	t->x.m.in_step = false;
 }
 
 void task_then(struct task *t, struct sim_msg next)
@@ -1219,6 +1249,7 @@ struct sim *host_sim(const struct host *h)
 
 void task_usage(const struct task *t, struct task_usage *u)
 {
+	fold_current(t->x.h);
 	*u = t->use;
 }
 
@@ -1227,6 +1258,7 @@ void host_tasks_usage(const struct host *h, const char *prefix,
 {
 	*sum = (struct task_usage){0};
 	*n = 0;
+	fold_current(h);
 	for (unsigned i = 0; i < h->tasks->len; i++) {
 		const struct task *t = g_ptr_array_index(h->tasks, i);
 		struct task_usage u;
@@ -1243,6 +1275,7 @@ void host_tasks_usage(const struct host *h, const char *prefix,
 
 void cpu_usage(const struct cpu *c, struct cpu_usage *u)
 {
+	fold_current(c->h);
 	*u = c->use;
 }
 
@@ -1258,6 +1291,7 @@ const uint64_t *host_stage_count(const struct host *h)
 
 void host_reset_accounting(struct host *h)
 {
+	fold_current(h);
 	memset(h->stage_ns, 0, sizeof(h->stage_ns));
 	memset(h->stage_cnt, 0, sizeof(h->stage_cnt));
 	for (unsigned i = 0; i < h->p.ncpus; i++)

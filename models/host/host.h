@@ -105,8 +105,33 @@ struct sim *host_sim(const struct host *h);
 /* The context whose step is being delivered right now (NULL outside). */
 struct xctx *host_current(const struct host *h);
 
+/*
+ * What a charge updates: the start of every execution context, public only
+ * so that xctx_charge() can be inline, as models charge some thirty times
+ * per I/O. A charge adds to the host's per-stage sums and to the context's
+ * work at once, and to pending[]; the task's and the CPU's usage and the
+ * task's vruntime take pending[] in when the step ends, or earlier when
+ * something reads them, so they never lag behind where they are looked at.
+ */
+struct xctx_meter {
+	sim_time charged;		/* work charged so far */
+	sim_time pending[CPU_CLASS_NR];	/* by stage class: not in usage yet */
+	sim_time *stage_ns;		/* the host's per-stage sums */
+	uint64_t *stage_cnt;
+	bool in_step;			/* a step is being delivered */
+};
+
 /* Charging work and deferring side effects (only inside a step) */
-void xctx_charge(struct xctx *x, stage_id st, sim_time ns);
+static inline void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
+{
+	struct xctx_meter *m = (struct xctx_meter *)x;
+
+	g_assert(m->in_step);
+	m->stage_ns[st] += ns;
+	m->stage_cnt[st]++;
+	m->charged += ns;
+	m->pending[stage_class[st]] += ns;
+}
 void xctx_defer(struct xctx *x, struct sim_msg action);
 /* Charge the wake-up cost to x, then wake t when x gets there. */
 void xctx_wake(struct xctx *x, struct task *t);
