@@ -14,6 +14,7 @@ void evq_init(struct evq *q)
 	q->cap = 1024;
 	q->heap = g_new(evq_key, q->cap);
 	evq_grow_records(q);
+	evq_grow_timers(q);
 }
 
 void evq_destroy(struct evq *q)
@@ -21,6 +22,7 @@ void evq_destroy(struct evq *q)
 	g_free(q->heap);
 	g_free(q->rec);
 	g_free(q->free_slots);
+	g_free(q->theap);
 	*q = (struct evq){0};
 }
 
@@ -50,24 +52,49 @@ void evq_grow_records(struct evq *q)
 	q->nrec = grown;
 }
 
-static int key_cmp(const void *a, const void *b)
+void evq_grow_timers(struct evq *q)
 {
-	evq_key x = *(const evq_key *)a, y = *(const evq_key *)b;
+	q->tcap = q->tcap ? q->tcap * 2 : 16;
+	q->theap = g_renew(struct evq_tnode, q->theap, q->tcap);
+}
+
+/* A pending key and where it lives: heap[at], or theap[at - n]. */
+struct pending {
+	evq_key key;
+	uint32_t at;
+};
+
+static int pending_cmp(const void *a, const void *b)
+{
+	evq_key x = ((const struct pending *)a)->key;
+	evq_key y = ((const struct pending *)b)->key;
 	return x < y ? -1 : x > y;
 }
 
 /*
- * After 2^40 pushes the sequence field would overflow. Sorting the pending
- * keys and numbering them 0..n-1 keeps their order, and a sorted array is a
- * valid heap.
+ * After 2^40 sequence numbers the field would overflow. Numbering the
+ * pending keys of events and timers together 0..n-1 in their order keeps
+ * that order, within each heap too, so both stay valid heaps.
  */
 void evq_renumber(struct evq *q)
 {
-	qsort(q->heap, q->n, sizeof(evq_key), key_cmp);
-	for (uint32_t i = 0; i < q->n; i++) {
-		evq_key k = q->heap[i];
-		q->heap[i] = (k >> 64 << 64) | ((evq_key)i << EVQ_SLOT_BITS) |
-			     evq_key_slot(k);
+	uint32_t total = q->n + q->tn;
+	struct pending *all = g_new(struct pending, total);
+
+	for (uint32_t i = 0; i < q->n; i++)
+		all[i] = (struct pending){q->heap[i], i};
+	for (uint32_t i = 0; i < q->tn; i++)
+		all[q->n + i] = (struct pending){q->theap[i].key, q->n + i};
+	qsort(all, total, sizeof(*all), pending_cmp);
+	for (uint32_t r = 0; r < total; r++) {
+		evq_key k = all[r].key;
+		evq_key renumbered = (k >> 64 << 64) | ((evq_key)r << EVQ_SLOT_BITS) |
+				     evq_key_slot(k);
+		if (all[r].at < q->n)
+			q->heap[all[r].at] = renumbered;
+		else
+			q->theap[all[r].at - q->n].key = renumbered;
 	}
-	q->seq = q->n;
+	g_free(all);
+	q->seq = total;
 }

@@ -13,6 +13,13 @@
  *
  * Cancellation is lazy: a cancelled record is marked dead and dropped when
  * its key reaches the top.
+ *
+ * Timers are for what a component re-arms over and over with at most one
+ * pending, a CPU's next milestone: a small binary heap of their own whose
+ * entries know their place, so re-arming moves an entry instead of leaving
+ * a dead record behind and pushing another. Their keys take sequence
+ * numbers from the same counter as events', so taking the smaller top of
+ * the two heaps gives exactly the order one heap would.
  */
 #ifndef STORSIM_EVQ_H
 #define STORSIM_EVQ_H
@@ -36,6 +43,18 @@ struct evq_record {
 	uint32_t gen;			/* bumped on reuse; guards cancel */
 };
 
+/* A timer: delivered to comp as (type, NULL, 0) when it expires. */
+struct evq_timer {
+	struct sim_component *comp;
+	uint32_t type;
+	uint32_t pos;			/* 1 + its index in theap; 0 unarmed */
+};
+
+struct evq_tnode {
+	evq_key key;			/* the slot bits are unused */
+	struct evq_timer *t;
+};
+
 struct evq {
 	evq_key *heap;
 	uint32_t n, cap;
@@ -43,6 +62,8 @@ struct evq {
 	uint32_t *free_slots;
 	uint32_t nfree, nrec;
 	uint64_t seq;
+	struct evq_tnode *theap;	/* armed timers */
+	uint32_t tn, tcap;
 };
 
 void evq_init(struct evq *q);
@@ -50,12 +71,21 @@ void evq_destroy(struct evq *q);
 void evq_grow_records(struct evq *q);
 void evq_grow_heap(struct evq *q);
 void evq_renumber(struct evq *q);
+void evq_grow_timers(struct evq *q);
 
 static inline uint32_t evq_alloc_slot(struct evq *q)
 {
 	if (__builtin_expect(q->nfree == 0, 0))
 		evq_grow_records(q);
 	return q->free_slots[--q->nfree];
+}
+
+/* The next sequence number, renumbering first when they run out. */
+static inline evq_key evq_next_seq(struct evq *q)
+{
+	if (__builtin_expect(q->seq >= EVQ_SEQ_LIMIT, 0))
+		evq_renumber(q);
+	return (evq_key)q->seq++ << EVQ_SLOT_BITS;
 }
 
 static inline uint64_t evq_push(struct evq *q, uint64_t time,
@@ -71,12 +101,10 @@ static inline uint64_t evq_push(struct evq *q, uint64_t time,
 	r->type = type;
 	r->gen++;
 
-	if (__builtin_expect(q->seq >= EVQ_SEQ_LIMIT, 0))
-		evq_renumber(q);
 	if (__builtin_expect(q->n == q->cap, 0))
 		evq_grow_heap(q);
 
-	evq_key key = ((evq_key)time << 64) | (q->seq++ << EVQ_SLOT_BITS) | slot;
+	evq_key key = ((evq_key)time << 64) | evq_next_seq(q) | slot;
 	evq_key *h = q->heap;
 	uint32_t i = q->n++;
 
@@ -146,6 +174,77 @@ static inline evq_key evq_pop(struct evq *q)
 	}
 	h[i] = last;
 	return top;
+}
+
+/* Place node at index i of the timer heap or above it (up) or below it
+ * (down), keeping each timer's pos. */
+static inline void evq_timer_up(struct evq *q, uint32_t i, struct evq_tnode node)
+{
+	struct evq_tnode *h = q->theap;
+
+	while (i > 0 && h[(i - 1) / 2].key > node.key) {
+		h[i] = h[(i - 1) / 2];
+		h[i].t->pos = i + 1;
+		i = (i - 1) / 2;
+	}
+	h[i] = node;
+	node.t->pos = i + 1;
+}
+
+static inline void evq_timer_down(struct evq *q, uint32_t i, struct evq_tnode node)
+{
+	struct evq_tnode *h = q->theap;
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= q->tn)
+			break;
+		if (c + 1 < q->tn && h[c + 1].key < h[c].key)
+			c++;
+		if (h[c].key > node.key)
+			break;
+		h[i] = h[c];
+		h[i].t->pos = i + 1;
+		i = c;
+	}
+	h[i] = node;
+	node.t->pos = i + 1;
+}
+
+/* Arm t to expire at time, moving it if it is armed already. */
+static inline void evq_timer_arm(struct evq *q, struct evq_timer *t,
+				 uint64_t time, uint32_t type)
+{
+	struct evq_tnode node = {((evq_key)time << 64) | evq_next_seq(q), t};
+
+	t->type = type;
+	if (t->pos) {
+		uint32_t i = t->pos - 1;
+		if (node.key < q->theap[i].key)
+			evq_timer_up(q, i, node);
+		else
+			evq_timer_down(q, i, node);
+		return;
+	}
+	if (__builtin_expect(q->tn == q->tcap, 0))
+		evq_grow_timers(q);
+	evq_timer_up(q, q->tn++, node);
+}
+
+static inline void evq_timer_stop(struct evq *q, struct evq_timer *t)
+{
+	if (!t->pos)
+		return;
+	uint32_t i = t->pos - 1;
+	struct evq_tnode last = q->theap[--q->tn];
+
+	t->pos = 0;
+	if (i == q->tn)
+		return;
+	if (last.key < q->theap[i].key)
+		evq_timer_up(q, i, last);
+	else
+		evq_timer_down(q, i, last);
 }
 
 static inline uint64_t evq_key_time(evq_key k)

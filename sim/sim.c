@@ -27,8 +27,19 @@ uint64_t sim_run(struct sim *s, sim_time until)
 	uint64_t ran = 0;
 
 	s->stop = false;
-	while (q->n > 0 && !s->stop) {
-		if (evq_key_time(q->heap[0]) > until)
+	while (!s->stop) {
+		if (q->tn && (!q->n || q->theap[0].key < q->heap[0])) {
+			struct evq_timer *t = q->theap[0].t;
+			sim_time at = evq_key_time(q->theap[0].key);
+			if (at > until)
+				break;
+			evq_timer_stop(q, t);
+			s->now = at;
+			t->comp->ops->handle(t->comp, t->type, NULL, 0);
+			ran++;
+			continue;
+		}
+		if (!q->n || evq_key_time(q->heap[0]) > until)
 			break;
 		evq_key k = evq_pop(q);
 		uint32_t slot = evq_key_slot(k);

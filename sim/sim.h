@@ -107,6 +107,43 @@ static inline void sim_cancel(struct sim *s, sim_event_id id)
 	evq_cancel(&s->q, id);
 }
 
+/*
+ * Timers: for a component's one pending event that it moves again and
+ * again (a CPU's next milestone). sim_timer_arm() delivers (type, NULL, 0)
+ * to the timer's component at absolute time at (>= now), moving the timer
+ * if it is armed already: cheaper than cancelling and scheduling anew, and
+ * in the same order as if it had been.
+ */
+static inline void sim_timer_init(struct evq_timer *t, struct sim_component *c)
+{
+	*t = (struct evq_timer){.comp = c};
+}
+
+static inline void sim_timer_arm(struct sim *s, struct evq_timer *t, sim_time at,
+				 unsigned type)
+{
+	evq_timer_arm(&s->q, t, at < s->now ? s->now : at, type);
+}
+
+static inline void sim_timer_stop(struct sim *s, struct evq_timer *t)
+{
+	evq_timer_stop(&s->q, t);
+}
+
+/* When the next event or timer is due; false when nothing is pending. */
+static inline bool sim_next_time(const struct sim *s, sim_time *at)
+{
+	const struct evq *q = &s->q;
+
+	if (!q->n && !q->tn)
+		return false;
+	if (!q->tn || (q->n && q->heap[0] < q->theap[0].key))
+		*at = evq_key_time(q->heap[0]);
+	else
+		*at = evq_key_time(q->theap[0].key);
+	return true;
+}
+
 static inline sim_time sim_now(const struct sim *s)
 {
 	return s->now;

@@ -233,14 +233,14 @@ static bool admin(struct nvme_drv *d, struct nvme_sqe *sqe, uint32_t *result,
 	aq->sq_tail = (aq->sq_tail + 1) % aq->depth;
 	nvme_dev_mmio_write(d->dev, sq_doorbell(0), 4, aq->sq_tail);
 	for (int spins = 0; !cq_has_entry(aq); spins++) {
-		if (d->sim->q.n == 0 || spins > 1000000) {
+		sim_time next;
+		if (!sim_next_time(d->sim, &next) || spins > 1000000) {
 			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL,
 				    "%s: admin command %#x got no completion",
 				    d->name, sqe->opcode);
 			return false;
 		}
-		sim_run(d->sim, d->sim->q.n ? evq_key_time(d->sim->q.heap[0]) :
-			SIM_TIME_MAX);
+		sim_run(d->sim, next);
 	}
 	struct nvme_cqe c = cq_pop(aq);
 	nvme_dev_mmio_write(d->dev, sq_doorbell(0) + 4, 4, aq->cq_head);
@@ -269,12 +269,13 @@ static bool bring_up(struct nvme_drv *d, uint32_t *mdts_bytes, uint32_t *lbs,
 	nvme_dev_mmio_write(d->dev, NVME_REG_ACQ, 8, cq_addr(0));
 	nvme_dev_mmio_write(d->dev, NVME_REG_CC, 4, NVME_CC_ENABLE_DEFAULT);
 	while (!(nvme_dev_mmio_read(d->dev, NVME_REG_CSTS, 4) & NVME_CSTS_RDY)) {
-		if (d->sim->q.n == 0) {
+		sim_time next;
+		if (!sim_next_time(d->sim, &next)) {
 			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL,
 				    "%s: controller never became ready", d->name);
 			return false;
 		}
-		sim_run(d->sim, evq_key_time(d->sim->q.heap[0]));
+		sim_run(d->sim, next);
 	}
 
 	nvme_sqe_identify(&sqe, NVME_CNS_CTRL, 0, MEM_SCRATCH);

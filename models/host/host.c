@@ -124,6 +124,9 @@ struct task {
 	struct task_usage use;
 };
 
+/* A CPU's events: its next milestone is due; it is out of its idle state. */
+enum { CPU_EVENT, CPU_WOKEN };
+
 struct msgq {
 	struct sim_msg *m;
 	uint32_t head, tail, mask;
@@ -139,7 +142,7 @@ struct cpu {
 	struct task *curr;	/* owns the CPU: running, spinning or preempted by IRQ */
 	struct xctx *running;	/* context whose work the CPU executes now */
 	sim_time run_start;
-	sim_event_id ev;
+	struct evq_timer timer;	/* the next milestone of running */
 	struct task **rq;
 	unsigned nrq, rqcap;
 	sim_time min_vruntime;
@@ -811,15 +814,13 @@ static void cpu_dispatch(struct cpu *c)
 		g_assert(!ms_empty(x));
 		c->running = x;
 		c->run_start = now;
-		c->ev = sim_schedule(s, now + x->debt + (ms_head(x)->at - x->done),
-				     &c->comp, 0, NULL, 0);
+		sim_timer_arm(s, &c->timer,
+			      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
 		return;
 	}
 }
 
 /* Take the CPU away from whatever it executes, to re-decide. */
-enum { CPU_EVENT, CPU_WOKEN };
-
 static void cpu_kick(struct cpu *c)
 {
 
@@ -843,8 +844,7 @@ static void cpu_kick(struct cpu *c)
 	}
 	if (c->running) {
 		cpu_progress(c);
-		sim_cancel(c->h->sim, c->ev);
-		c->ev = 0;
+		sim_timer_stop(c->h->sim, &c->timer);
 		c->running = NULL;
 	}
 	cpu_dispatch(c);
@@ -862,7 +862,6 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		return;
 	}
 	cpu_progress(c);
-	c->ev = 0;
 	c->running = NULL;
 	c->in_process = true;
 	process(c, x);
@@ -1195,6 +1194,7 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 		c->active_mm = -1;
 		g_snprintf(c->name, sizeof(c->name), "cpu%u", i);
 		sim_component_init(s, &c->comp, &cpu_ops, c->name);
+		sim_timer_init(&c->timer, &c->comp);
 		xctx_init(&c->hardirq, h, c, NULL, XL_HARDIRQ);
 		xctx_init(&c->softirq, h, c, NULL, XL_SOFTIRQ);
 		c->irqq.mask = c->softq.mask = 15;

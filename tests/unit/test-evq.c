@@ -1,6 +1,8 @@
 /*
  * Description: the event queue delivers events in (time, scheduling order),
- * skips cancelled events, survives growth and sequence renumbering.
+ * skips cancelled events, survives growth and sequence renumbering; timers
+ * take their place in that order as events scheduled when they were last
+ * armed would.
  */
 #include <glib.h>
 
@@ -12,11 +14,16 @@ struct recorder {
 	GArray *times;	/* of sim_time */
 };
 
+/* Events are scheduled with type 0 and their number in arg; a timer
+ * armed with type T is seen as TIMER_SEEN + T. */
+#define TIMER_SEEN 1000000u
+
 static void record(struct sim_component *c, unsigned type, void *ptr, uint64_t arg)
 {
 	struct recorder *r = (struct recorder *)c;
 	sim_time now = sim_now(c->sim);
-	g_array_append_val(r->seen, arg);
+	uint64_t what = type ? TIMER_SEEN + type : arg;
+	g_array_append_val(r->seen, what);
 	g_array_append_val(r->times, now);
 }
 
@@ -173,6 +180,112 @@ static void test_renumber_keeps_order(void)
 	sim_destroy(&s);
 }
 
+static uint64_t seen(const struct recorder *r, unsigned i)
+{
+	return g_array_index(r->seen, uint64_t, i);
+}
+
+static void assert_seen(const struct recorder *r, const uint64_t *want, unsigned n)
+{
+	g_assert_cmpuint(r->seen->len, ==, n);
+	for (unsigned i = 0; i < n; i++)
+		g_assert_cmpuint(seen(r, i), ==, want[i]);
+}
+
+/* Re-arming moves a timer: it is delivered once, at its last time. */
+static void test_timer_rearm_moves_it(void)
+{
+	struct sim s;
+	struct recorder r;
+	struct evq_timer t;
+
+	sim_init(&s, 1);
+	recorder_init(&s, &r);
+	sim_timer_init(&t, &r.c);
+	sim_timer_arm(&s, &t, 10, 1);
+	sim_schedule(&s, 20, &r.c, 0, NULL, 20);
+	sim_timer_arm(&s, &t, 30, 2);
+	sim_run(&s, SIM_TIME_MAX);
+	static const uint64_t want[] = {20, TIMER_SEEN + 2};
+	assert_seen(&r, want, G_N_ELEMENTS(want));
+	g_assert_cmpuint(g_array_index(r.times, sim_time, 1), ==, 30);
+	recorder_free(&r);
+	sim_destroy(&s);
+}
+
+/* At equal times a timer goes where an event scheduled when it was last
+ * armed would: after the events scheduled before, before those after. */
+static void test_timer_ties_break_by_arming_order(void)
+{
+	struct sim s;
+	struct recorder r;
+	struct evq_timer early, late;
+
+	sim_init(&s, 1);
+	recorder_init(&s, &r);
+	sim_timer_init(&early, &r.c);
+	sim_timer_init(&late, &r.c);
+	sim_schedule(&s, 5, &r.c, 0, NULL, 1);
+	sim_timer_arm(&s, &early, 5, 1);
+	sim_timer_arm(&s, &late, 9, 2);
+	sim_schedule(&s, 5, &r.c, 0, NULL, 2);
+	sim_timer_arm(&s, &late, 5, 2);		/* now after event 2 */
+	sim_schedule(&s, 5, &r.c, 0, NULL, 3);
+	sim_run(&s, SIM_TIME_MAX);
+	static const uint64_t want[] = {1, TIMER_SEEN + 1, 2, TIMER_SEEN + 2, 3};
+	assert_seen(&r, want, G_N_ELEMENTS(want));
+	recorder_free(&r);
+	sim_destroy(&s);
+}
+
+/* A stopped timer is not delivered; the others keep their order through
+ * the removal. */
+static void test_timer_stop_skips_it(void)
+{
+	struct sim s;
+	struct recorder r;
+	struct evq_timer t[6];
+
+	sim_init(&s, 1);
+	recorder_init(&s, &r);
+	for (unsigned i = 0; i < 6; i++) {
+		sim_timer_init(&t[i], &r.c);
+		sim_timer_arm(&s, &t[i], 60 - 10 * i, i + 1);
+	}
+	sim_timer_stop(&s, &t[2]);
+	sim_timer_stop(&s, &t[2]);
+	sim_run(&s, SIM_TIME_MAX);
+	static const uint64_t want[] = {
+		TIMER_SEEN + 6, TIMER_SEEN + 5, TIMER_SEEN + 4, TIMER_SEEN + 2,
+		TIMER_SEEN + 1,
+	};
+	assert_seen(&r, want, G_N_ELEMENTS(want));
+	recorder_free(&r);
+	sim_destroy(&s);
+}
+
+/* Renumbering orders events and timers together. */
+static void test_renumber_keeps_timer_order(void)
+{
+	struct sim s;
+	struct recorder r;
+	struct evq_timer t;
+
+	sim_init(&s, 1);
+	recorder_init(&s, &r);
+	sim_timer_init(&t, &r.c);
+	sim_schedule(&s, 7, &r.c, 0, NULL, 1);
+	sim_timer_arm(&s, &t, 7, 1);
+	sim_schedule(&s, 7, &r.c, 0, NULL, 2);
+	evq_renumber(&s.q);
+	g_assert_cmpuint(s.q.seq, ==, 3);
+	sim_run(&s, SIM_TIME_MAX);
+	static const uint64_t want[] = {1, TIMER_SEEN + 1, 2};
+	assert_seen(&r, want, G_N_ELEMENTS(want));
+	recorder_free(&r);
+	sim_destroy(&s);
+}
+
 static void test_rng_streams_are_named(void)
 {
 	struct sim_rng a, b, c;
@@ -197,6 +310,11 @@ int main(int argc, char **argv)
 	g_test_add_func("/evq/run-until-stops-at-horizon", test_run_until_stops_at_horizon);
 	g_test_add_func("/evq/random-many-sorted", test_random_many_sorted);
 	g_test_add_func("/evq/renumber-keeps-order", test_renumber_keeps_order);
+	g_test_add_func("/evq/timer-rearm-moves-it", test_timer_rearm_moves_it);
+	g_test_add_func("/evq/timer-ties-break-by-arming-order",
+			test_timer_ties_break_by_arming_order);
+	g_test_add_func("/evq/timer-stop-skips-it", test_timer_stop_skips_it);
+	g_test_add_func("/evq/renumber-keeps-timer-order", test_renumber_keeps_timer_order);
 	g_test_add_func("/rng/streams-are-named", test_rng_streams_are_named);
 	return g_test_run();
 }
