@@ -227,19 +227,30 @@ static void cpu_dispatch(struct cpu *c);
 
 /* ---- rings ---- */
 
-static void ms_push(struct xctx *x, uint8_t kind, struct sim_msg msg, stage_id st)
+/* Double a full ring of elements of size sz, unwrapping it; returns the
+ * new storage. */
+static void *ring_grow(void *ring, size_t sz, uint32_t *head, uint32_t *tail,
+		       uint32_t *mask)
 {
-	if (x->tail - x->head > x->mask) {
-		uint32_t n = x->tail - x->head, cap = (x->mask + 1) * 2;
-		struct milestone *ms = g_new(struct milestone, cap);
-		for (uint32_t i = 0; i < n; i++)
-			ms[i] = x->ms[(x->head + i) & x->mask];
-		g_free(x->ms);
-		x->ms = ms;
-		x->head = 0;
-		x->tail = n;
-		x->mask = cap - 1;
-	}
+	uint32_t n = *tail - *head, cap = (*mask + 1) * 2;
+	char *a = g_malloc_n(cap, sz);
+
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(a + i * sz, (char *)ring + ((*head + i) & *mask) * sz, sz);
+	g_free(ring);
+	*head = 0;
+	*tail = n;
+	*mask = cap - 1;
+	return a;
+}
+
+/* Inline, with growth out of the way: a few pushes per I/O. */
+static inline void ms_push(struct xctx *x, uint8_t kind, struct sim_msg msg,
+			   stage_id st)
+{
+	if (__builtin_expect(x->tail - x->head > x->mask, 0))
+		x->ms = ring_grow(x->ms, sizeof(*x->ms), &x->head, &x->tail,
+				  &x->mask);
 	x->ms[x->tail++ & x->mask] = (struct milestone){
 		.at = x->m.charged, .msg = msg, .kind = kind, .stage = st,
 	};
@@ -255,19 +266,10 @@ static struct milestone *ms_head(struct xctx *x)
 	return &x->ms[x->head & x->mask];
 }
 
-static void msgq_push(struct msgq *q, struct sim_msg m)
+static inline void msgq_push(struct msgq *q, struct sim_msg m)
 {
-	if (q->tail - q->head > q->mask) {
-		uint32_t n = q->tail - q->head, cap = (q->mask + 1) * 2;
-		struct sim_msg *a = g_new(struct sim_msg, cap);
-		for (uint32_t i = 0; i < n; i++)
-			a[i] = q->m[(q->head + i) & q->mask];
-		g_free(q->m);
-		q->m = a;
-		q->head = 0;
-		q->tail = n;
-		q->mask = cap - 1;
-	}
+	if (__builtin_expect(q->tail - q->head > q->mask, 0))
+		q->m = ring_grow(q->m, sizeof(*q->m), &q->head, &q->tail, &q->mask);
 	q->m[q->tail++ & q->mask] = m;
 }
 
@@ -329,10 +331,11 @@ static void account(struct xctx *x, stage_id st, sim_time ns)
 	fold(x);
 }
 
-void xctx_defer(struct xctx *x, struct sim_msg action)
+void xctx_defer_fields(struct xctx *x, struct sim_component *c, unsigned type,
+		       void *ptr, uint64_t arg)
 {
 	g_assert(x->m.in_step);
-	ms_push(x, MS_ACTION, action, 0);
+	ms_push(x, MS_ACTION, SIM_MSG(c, type, ptr, arg), 0);
 }
 
 struct task *xctx_task(const struct xctx *x)
@@ -725,18 +728,27 @@ static void process(struct cpu *c, struct xctx *x)
 	}
 }
 
-static bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
+/* Start the next interrupt handler of q in x. */
+static void irq_start(struct xctx *x, struct msgq *q, stage_id entry_stage,
 		      sim_time entry)
 {
-	if (!ms_empty(x))
-		return true;
-	if (q->head == q->tail)
-		return false;
 	/* The handler is delivered as the interrupt starts; what it
 	 * charges queues behind the entry cost. */
 	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
 	account(x, entry_stage, entry);
 	x->m.charged += entry;
+}
+
+/* Whether the interrupt context x has work, starting a handler if one is
+ * raised; inline, as cpu_dispatch asks twice each time round. */
+static inline bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
+			     sim_time entry)
+{
+	if (!ms_empty(x))
+		return true;
+	if (q->head == q->tail)
+		return false;
+	irq_start(x, q, entry_stage, entry);
 	return true;
 }
 
@@ -988,24 +1000,27 @@ static void end_step(struct task *t)
 	t->x.m.in_step = false;
 }
 
-void task_then(struct task *t, struct sim_msg next)
+void task_then_fields(struct task *t, struct sim_component *c, unsigned type,
+		      void *ptr, uint64_t arg)
 {
 	end_step(t);
-	ms_push(&t->x, MS_STEP, next, 0);
+	ms_push(&t->x, MS_STEP, SIM_MSG(c, type, ptr, arg), 0);
 }
 
-void task_sleep(struct task *t, struct sim_msg on_wake)
+void task_sleep_fields(struct task *t, struct sim_component *c, unsigned type,
+		       void *ptr, uint64_t arg)
 {
 	end_step(t);
 	t->sleep_pending = true;
-	ms_push(&t->x, MS_SLEEP, on_wake, 0);
+	ms_push(&t->x, MS_SLEEP, SIM_MSG(c, type, ptr, arg), 0);
 }
 
-void task_spin(struct task *t, stage_id st, struct sim_msg on_wake)
+void task_spin_fields(struct task *t, stage_id st, struct sim_component *c,
+		      unsigned type, void *ptr, uint64_t arg)
 {
 	end_step(t);
 	t->sleep_pending = true;
-	ms_push(&t->x, MS_SPIN, on_wake, st);
+	ms_push(&t->x, MS_SPIN, SIM_MSG(c, type, ptr, arg), st);
 }
 
 void task_exit(struct task *t)
@@ -1089,17 +1104,19 @@ void xctx_wake(struct xctx *x, struct task *t)
 
 /* ---- interrupts ---- */
 
-void cpu_raise_irq(struct cpu *c, struct sim_msg handler)
+void cpu_raise_irq_fields(struct cpu *c, struct sim_component *comp,
+			  unsigned type, void *ptr, uint64_t arg)
 {
-	msgq_push(&c->irqq, handler);
+	msgq_push(&c->irqq, SIM_MSG(comp, type, ptr, arg));
 	c->use.irqs++;
 	if (c->running != &c->hardirq)
 		cpu_kick(c);
 }
 
-void cpu_raise_softirq(struct cpu *c, struct sim_msg handler)
+void cpu_raise_softirq_fields(struct cpu *c, struct sim_component *comp,
+			      unsigned type, void *ptr, uint64_t arg)
 {
-	msgq_push(&c->softq, handler);
+	msgq_push(&c->softq, SIM_MSG(comp, type, ptr, arg));
 	if (c->running != &c->hardirq && c->running != &c->softirq)
 		cpu_kick(c);
 }

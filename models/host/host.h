@@ -132,7 +132,20 @@ static inline void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
 	m->charged += ns;
 	m->pending[stage_class[st]] += ns;
 }
-void xctx_defer(struct xctx *x, struct sim_msg action);
+
+/*
+ * The functions below that take a message are inline wrappers handing it
+ * on field by field (the *_fields functions). A struct sim_msg passed by
+ * value goes through the stack, and reading it back with wider loads than
+ * it was written with stalls store forwarding: on every step of every
+ * task, a few percent of the run time.
+ */
+void xctx_defer_fields(struct xctx *x, struct sim_component *c, unsigned type,
+		       void *ptr, uint64_t arg);
+static inline void xctx_defer(struct xctx *x, struct sim_msg action)
+{
+	xctx_defer_fields(x, action.c, action.type, action.ptr, action.arg);
+}
 /* Charge the wake-up cost to x, then wake t when x gets there. */
 void xctx_wake(struct xctx *x, struct task *t);
 /* n syscalls' entry and exit, in a task's step: their kernel cost and the
@@ -157,10 +170,25 @@ const char *task_name(const struct task *t);
 unsigned task_cpu(const struct task *t);	/* where it runs or last ran */
 
 /* End of a step: exactly one of these. */
-void task_then(struct task *t, struct sim_msg next);
-void task_sleep(struct task *t, struct sim_msg on_wake);
+void task_then_fields(struct task *t, struct sim_component *c, unsigned type,
+		      void *ptr, uint64_t arg);
+static inline void task_then(struct task *t, struct sim_msg next)
+{
+	task_then_fields(t, next.c, next.type, next.ptr, next.arg);
+}
+void task_sleep_fields(struct task *t, struct sim_component *c, unsigned type,
+		       void *ptr, uint64_t arg);
+static inline void task_sleep(struct task *t, struct sim_msg on_wake)
+{
+	task_sleep_fields(t, on_wake.c, on_wake.type, on_wake.ptr, on_wake.arg);
+}
 /* Busy-poll (counted as CPU time of stage st) until task_wake(). */
-void task_spin(struct task *t, stage_id st, struct sim_msg on_wake);
+void task_spin_fields(struct task *t, stage_id st, struct sim_component *c,
+		      unsigned type, void *ptr, uint64_t arg);
+static inline void task_spin(struct task *t, stage_id st, struct sim_msg on_wake)
+{
+	task_spin_fields(t, st, on_wake.c, on_wake.type, on_wake.ptr, on_wake.arg);
+}
 void task_exit(struct task *t);
 
 /* Wake t now (from a deferred action or from outside any context). */
@@ -168,8 +196,19 @@ void task_wake(struct task *t);
 
 /* Interrupts: handler is delivered as a step in the CPU's hard or soft IRQ
  * context; it charges its work and returns. */
-void cpu_raise_irq(struct cpu *c, struct sim_msg handler);
-void cpu_raise_softirq(struct cpu *c, struct sim_msg handler);
+void cpu_raise_irq_fields(struct cpu *c, struct sim_component *comp,
+			  unsigned type, void *ptr, uint64_t arg);
+static inline void cpu_raise_irq(struct cpu *c, struct sim_msg handler)
+{
+	cpu_raise_irq_fields(c, handler.c, handler.type, handler.ptr, handler.arg);
+}
+void cpu_raise_softirq_fields(struct cpu *c, struct sim_component *comp,
+			      unsigned type, void *ptr, uint64_t arg);
+static inline void cpu_raise_softirq(struct cpu *c, struct sim_msg handler)
+{
+	cpu_raise_softirq_fields(c, handler.c, handler.type, handler.ptr,
+				 handler.arg);
+}
 unsigned cpu_id(const struct cpu *c);
 
 /* Accounting */

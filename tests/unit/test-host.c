@@ -4,7 +4,8 @@
  * and delay them by exactly their own length, sleep/wake and context
  * switches are counted, CPU-bound tasks share a CPU, spinning ends at the
  * wake-up, a CPU leaving an idle state starts its work that state's exit
- * latency late, malformed idle states are refused.
+ * latency late, malformed idle states are refused, many side effects or
+ * interrupts queued at once keep their order.
  */
 #include <glib.h>
 #include <string.h>
@@ -26,6 +27,7 @@ struct prog {
 	GArray *step_times;	/* when each step began */
 	GArray *action_times;	/* when deferred actions landed */
 	bool defer_mid;		/* defer an action halfway through the step */
+	unsigned defers;	/* else: split the work, an action after each part */
 };
 
 enum { PROG_STEP, PROG_ACTION };
@@ -47,6 +49,11 @@ static void prog_handle(struct sim_component *c, unsigned type, void *ptr,
 		xctx_charge(x, st_work, p->cost / 2);
 		xctx_defer(x, SIM_MSG(c, PROG_ACTION, NULL, 0));
 		xctx_charge(x, st_work, p->cost - p->cost / 2);
+	} else if (p->defers) {
+		for (unsigned i = 0; i < p->defers; i++) {
+			xctx_charge(x, st_work, p->cost / p->defers);
+			xctx_defer(x, SIM_MSG(c, PROG_ACTION, NULL, 0));
+		}
 	} else {
 		xctx_charge(x, st_work, p->cost);
 	}
@@ -489,6 +496,37 @@ static void test_idle_states_check(gconstpointer data)
 	g_assert_nonnull(strstr(err->message, quoted));
 }
 
+/* More side effects in one step, and more interrupts raised at once, than
+ * the rings start with: each lands in order, where its work ends. */
+static void test_many_queued_keep_order(void)
+{
+	enum { N = 40 };
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	struct host *h = host_new(&s, &hp);
+	struct prog *p = prog_new(&s, h, "p", true, 10 * N, 0, END_THEN);
+	struct prog *irq = prog_new(&s, h, "irq", false, 30, 0, END_THEN);
+
+	p->defers = N;
+	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
+	for (unsigned i = 0; i < N; i++)
+		cpu_raise_irq(host_cpu(h, 0), SIM_MSG(&irq->c, PROG_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	/* The interrupts run first, one after another, then the task. */
+	g_assert_cmpuint(irq->step_times->len, ==, N);
+	for (unsigned i = 0; i < N; i++)
+		g_assert_cmpuint(at(irq->step_times, i), ==, i * (20 + 30));
+	g_assert_cmpuint(p->action_times->len, ==, N);
+	for (unsigned i = 0; i < N; i++)
+		g_assert_cmpuint(at(p->action_times, i), ==,
+				 N * (20 + 30) + 100 + 10 * (i + 1));
+	prog_free(p);
+	prog_free(irq);
+	host_free(h);
+	sim_destroy(&s);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -504,6 +542,7 @@ int main(int argc, char **argv)
 			test_cfs_tunables_scale_with_cpus);
 	g_test_add_func("/host/wake-prefers-idle-cpu", test_wake_prefers_idle_cpu);
 	g_test_add_func("/host/spin-charges-until-wake", test_spin_charges_until_wake);
+	g_test_add_func("/host/many-queued-keep-order", test_many_queued_keep_order);
 	for (unsigned i = 0; i < G_N_ELEMENTS(idle_cases); i++)
 		g_test_add_data_func(idle_cases[i].path, &idle_cases[i], test_idle_exit);
 	for (unsigned i = 0; i < G_N_ELEMENTS(idle_specs); i++)
