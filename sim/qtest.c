@@ -388,7 +388,7 @@ static bool read_value(char *reply, uint64_t *v, GError **err)
 
 bool qtest_inl(struct qtest *q, uint16_t port, uint32_t *v, GError **err)
 {
-	uint64_t x;
+	uint64_t x = 0;
 	bool ok = read_value(request(q, err, "inl 0x%x", port), &x, err);
 	*v = (uint32_t)x;
 	return ok;
@@ -396,7 +396,7 @@ bool qtest_inl(struct qtest *q, uint16_t port, uint32_t *v, GError **err)
 
 bool qtest_readl(struct qtest *q, uint64_t addr, uint32_t *v, GError **err)
 {
-	uint64_t x;
+	uint64_t x = 0;
 	bool ok = read_value(request(q, err, "readl 0x%" G_GINT64_MODIFIER "x",
 					addr), &x, err);
 	*v = (uint32_t)x;

@@ -291,7 +291,7 @@ _Static_assert(offsetof(struct xctx, m) == 0,
 /* Take what x has charged into its task's and CPU's usage and the task's
  * vruntime. Only the context whose step is being delivered (h->current)
  * ever has charges pending; see fold_current(). */
-static void fold(struct xctx *x)
+static inline void fold(struct xctx *x)
 {
 	sim_time *pend = x->m.pending;
 	/* A task's time is user or system by its stage; an interrupt
@@ -441,15 +441,17 @@ const struct host_slice *host_timeline(struct host *h, size_t *n,
 	return h->tl ? (const struct host_slice *)h->tl->slices->data : NULL;
 }
 
-static void cpu_progress(struct cpu *c)
+/* Credit the running context with the CPU time since it last started:
+ * inline, as every CPU event and kick starts with it. */
+static inline void cpu_progress(struct cpu *c)
 {
 	struct xctx *x = c->running;
-	sim_time now = sim_now(c->h->sim), ran = now - c->run_start;
+	sim_time now = sim_now(c->comp.sim), ran = now - c->run_start;
 
 	c->run_start = now;
 	if (!x)
 		return;
-	if (c->h->tl && ran)
+	if (__builtin_expect(c->h->tl != NULL, 0) && ran)
 		tl_add(c->h, c->id, xctx_name(x), now - ran, now);
 	if (ran <= x->debt) {
 		x->debt -= ran;
