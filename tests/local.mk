@@ -135,6 +135,8 @@ TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh tests/jobs/sweep
 TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh
+TESTS += tests/readahead.sh
+EXTRA_DIST += tests/readahead.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest
