@@ -32,6 +32,10 @@ tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
 tests_unit_test_stats_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-stats
 
+# fio's null engine issues each io_u once
+TESTS += tests/fio-null.sh
+EXTRA_DIST += tests/fio-null.sh
+
 check_PROGRAMS += tests/unit/test-output-golden
 tests_unit_test_output_golden_SOURCES = tests/unit/test-output-golden.c
 tests_unit_test_output_golden_LDADD = $(STORSIM_LIBS)
