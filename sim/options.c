@@ -2845,7 +2845,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "per_job_logs", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_OUTPUT,
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL,
+		.off = OFF(per_job_logs),
 		.help = "Put the job number in log file names",
 	},
 	{
@@ -2895,7 +2896,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "log_max_value", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_OUTPUT,
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL,
+		.off = OFF(log_max_value),
 		.help = "Log the largest sample of a window, not the mean",
 	},
 	{
@@ -2906,7 +2908,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "log_prio", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_OUTPUT, .help = "Log the full I/O priority",
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL, .off = OFF(log_prio),
+		.help = "Log the full I/O priority",
 	},
 	{
 		.name = "log_compression", .type = FOPT_INT, .min = 1024,
