@@ -433,6 +433,15 @@ static void launch(struct fio_run *r, struct fio_thread *td)
 	sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
 }
 
+/* Once per thread whose engine was set up: at its end, or when the run is
+ * freed if the power loss cut it short. */
+static void engine_cleanup(struct fio_thread *td)
+{
+	if (td->eng && td->eng->cleanup && td->eng_data)
+		td->eng->cleanup(td);
+	td->eng_data = NULL;
+}
+
 static void thread_finish(struct fio_thread *td)
 {
 	struct fio_run *r = td->run;
@@ -448,8 +457,7 @@ static void thread_finish(struct fio_thread *td)
 	if (td->logs)
 		fio_logs_finish(td->logs, td->end_time);
 	td->finished = true;
-	if (td->eng->cleanup)
-		td->eng->cleanup(td);
+	engine_cleanup(td);
 	task_exit(td->task);
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *w = r->threads->pdata[i];
@@ -1177,6 +1185,7 @@ void fio_run_free(struct fio_run *r)
 		return;
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
+		engine_cleanup(td);
 		for (unsigned f = 0; f < td->nfiles; f++)
 			g_free(td->files[f].path);
 		g_free(td->files);
