@@ -149,6 +149,8 @@ TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh
 TESTS += tests/readahead.sh
 EXTRA_DIST += tests/readahead.sh
+TESTS += tests/experiment-errors.sh
+EXTRA_DIST += tests/experiment-errors.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest
