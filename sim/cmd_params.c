@@ -24,7 +24,7 @@ int cmd_params(int argc, char **argv)
 		 "Print Markdown tables (for docs/)", NULL},
 		{NULL},
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[MODEL]");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("[MODEL...]");
 
 	g_option_context_set_summary(ctx,
 		"List the models and their parameters: name, unit, default and\n"
@@ -34,15 +34,21 @@ int cmd_params(int argc, char **argv)
 		fprintf(stderr, "storsim params: %s\n", err->message);
 		return 1;
 	}
-	const char *only = argc > 1 ? argv[1] : NULL;
-	if (only && !model_find(only)) {
-		fprintf(stderr, "storsim params: command line: unknown model '%s'\n",
-			only);
-		return 1;
+	/* The models named, in that order, or all of them. */
+	g_autoptr(GPtrArray) models = g_ptr_array_new();
+	for (int i = 1; i < argc; i++) {
+		const struct model_info *m = model_find(argv[i]);
+		if (!m) {
+			fprintf(stderr, "storsim params: command line: unknown model "
+				"'%s'\n", argv[i]);
+			return 1;
+		}
+		g_ptr_array_add(models, (gpointer)m);
 	}
-	for (const struct model_info *m = model_registry; m->name; m++) {
-		if (only && strcmp(only, m->name) != 0)
-			continue;
+	for (const struct model_info *m = model_registry; argc == 1 && m->name; m++)
+		g_ptr_array_add(models, (gpointer)m);
+	for (unsigned i = 0; i < models->len; i++) {
+		const struct model_info *m = models->pdata[i];
 		if (markdown) {
 			g_autoptr(GString) s = g_string_new(NULL);
 			params_print_markdown(m->params, s);

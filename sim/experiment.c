@@ -108,6 +108,54 @@ static bool strings(struct loader *l, json_object *o, const char *key,
 	return true;
 }
 
+/* A "sets" or "kernel" entry names something that exists, so that a typo
+ * is reported at its line of the experiment, not as a command-line error
+ * of some run. Device parameters ("nvme0n1.PARAM") are left to the
+ * device's model, which the profile chooses. */
+static bool check_setting(struct loader *l, const char *key, const char *entry,
+			  bool kernel)
+{
+	const char *eq = strchr(entry, '=');
+	g_autofree char *name = eq ? g_strndup(entry, (gsize)(eq - entry)) : NULL;
+
+	if (!name || !eq[1])
+		return fail(l, key, "'%s' is not %s=VALUE", entry,
+			    kernel ? "FEATURE" : "MODEL.PARAM");
+	if (kernel) {
+		if (!params_find(kernel_param_table, name))
+			return fail(l, key, "'%s': no kernel feature '%s' (see "
+				    "storsim params kernel)", entry, name);
+		return true;
+	}
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return fail(l, key, "'%s' is not MODEL.PARAM=VALUE", entry);
+	g_autofree char *model = g_strndup(name, (gsize)(dot - name));
+	const struct model_info *m = model_find(model);
+	if (m && !params_find(m->params, dot + 1))
+		return fail(l, key, "'%s': model %s has no parameter '%s' (see "
+			    "storsim params %s)", entry, model, dot + 1, model);
+	if (!m) {
+		bool device = false;
+		for (unsigned i = 0; i < l->e->sys.devices->len; i++)
+			device |= g_str_has_prefix(l->e->sys.devices->pdata[i], model) &&
+				  ((char *)l->e->sys.devices->pdata[i])[strlen(model)] == '=';
+		if (!device)
+			return fail(l, key, "'%s': '%s' is neither a model nor a "
+				    "device of the system", entry, model);
+	}
+	return true;
+}
+
+static bool check_settings(struct loader *l, const char *key, GPtrArray *a,
+			   bool kernel)
+{
+	for (unsigned i = 0; i < a->len; i++)
+		if (!check_setting(l, key, a->pdata[i], kernel))
+			return false;
+	return true;
+}
+
 static bool parse(struct loader *l)
 {
 	struct experiment *e = l->e;
@@ -128,7 +176,9 @@ static bool parse(struct loader *l)
 	    !strings(l, sys, "mounts", e->sys.mounts) ||
 	    !strings(l, sys, "files", e->sys.files) ||
 	    !strings(l, sys, "sets", e->sys.sets) ||
-	    !strings(l, sys, "kernel", e->sys.kernel))
+	    !strings(l, sys, "kernel", e->sys.kernel) ||
+	    !check_settings(l, "sets", e->sys.sets, false) ||
+	    !check_settings(l, "kernel", e->sys.kernel, true))
 		return false;
 
 	if (!(wl = get(o, "workload", json_type_object)))
@@ -170,7 +220,9 @@ static bool parse(struct loader *l)
 		v->describe = get_str(vo, "describe");
 		if (!strings(l, vo, "kernel", v->kernel) ||
 		    !strings(l, vo, "sets", v->sets) ||
-		    !strings(l, vo, "env", v->env))
+		    !strings(l, vo, "env", v->env) ||
+		    !check_settings(l, "sets", v->sets, false) ||
+		    !check_settings(l, "kernel", v->kernel, true))
 			return false;
 	}
 	if (e->variants->len == 0)

@@ -20,6 +20,7 @@ libstorsim_a_SOURCES += \
 	sim/cmd_sweep.c
 libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
+	sim/fio_logs.c sim/fio_logs.h \
 	sim/output.c sim/output.h sim/output_int.h \
 	sim/output_json.c sim/output_normal.c
 libstorsim_a_SOURCES += \

@@ -2736,7 +2736,7 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "create_on_open", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_MODELLED, .field = FIELD_BOOL,
+		.support = FOPT_IGNORED, .field = FIELD_BOOL,
 		.off = OFF(create_on_open),
 		.help = "Create files when first opened for I/O",
 	},
@@ -2814,7 +2814,7 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "exitall", .type = FOPT_STR_SET,
-		.support = FOPT_MODELLED, .field = FIELD_BOOL,
+		.support = FOPT_REFUSED, .field = FIELD_BOOL,
 		.off = OFF(exitall),
 		.help = "When this job ends, end the others",
 	},
@@ -2845,7 +2845,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "per_job_logs", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_OUTPUT,
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL,
+		.off = OFF(per_job_logs),
 		.help = "Put the job number in log file names",
 	},
 	{
@@ -2895,7 +2896,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "log_max_value", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_OUTPUT,
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL,
+		.off = OFF(log_max_value),
 		.help = "Log the largest sample of a window, not the mean",
 	},
 	{
@@ -2906,7 +2908,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "log_prio", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_OUTPUT, .help = "Log the full I/O priority",
+		.support = FOPT_OUTPUT, .field = FIELD_BOOL, .off = OFF(log_prio),
+		.help = "Log the full I/O priority",
 	},
 	{
 		.name = "log_compression", .type = FOPT_INT, .min = 1024,
@@ -3079,7 +3082,7 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "unified_rw_reporting", .type = FOPT_STR, .def = "none",
-		.choices = unified_choices, .support = FOPT_MODELLED,
+		.choices = unified_choices, .support = FOPT_REFUSED,
 		.field = FIELD_INT, .off = OFF(unified_rw_reporting),
 		.help = "Report directions apart (none), together (mixed) or both",
 	},
@@ -3441,7 +3444,7 @@ const struct fio_option_def fio_option_defs[] = {
 	{
 		.name = "nonvectored", .type = FOPT_INT, .def = "-1",
 		.engines = "io_uring,io_uring_cmd", .min = -1,
-		.support = FOPT_MODELLED, .field = FIELD_INT,
+		.support = FOPT_IGNORED, .field = FIELD_INT,
 		.off = OFF(eng.nonvectored),
 		.help = "Non-vectored read/write commands (-1: the engine's choice)",
 	},

@@ -258,6 +258,9 @@ struct job_options {
 	bool write_iops_log;
 	uint64_t log_avg_time;			/* ns; log_avg_msec */
 	bool log_offset;
+	bool log_max_value;
+	bool log_prio;
+	bool per_job_logs;
 	uint64_t bw_avg_time;			/* ns; bwavgtime */
 	uint64_t iops_avg_time;			/* ns; iopsavgtime */
 	enum fio_unified_rw unified_rw_reporting;

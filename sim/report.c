@@ -138,7 +138,9 @@ void report_run_text(const struct system *sys, GString *out)
 					       span ? 100.0 * u.class_ns[k] / span : 0);
 		g_string_append_printf(out, " idle=%.1f%% ctx=%" G_GUINT64_FORMAT
 				       " irqs=%" G_GUINT64_FORMAT "\n",
-				       span ? 100.0 - 100.0 * b / span : 0,
+				       /* spinning to the last event can
+					* overrun the span by a hair */
+				       span && b < span ? 100.0 - 100.0 * b / span : 0,
 				       u.ctx_switches, u.irqs);
 	}
 }

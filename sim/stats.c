@@ -155,8 +155,10 @@ static void window_close(struct stats_window *w, const uint64_t *counter,
 
 		if (!delta)
 			continue;
-		stats_moments_add(&out[d], kib ? delta * 1000 / ms / 1024 :
-					   delta * 1000 / ms);
+		uint64_t v = kib ? delta * 1000 / ms / 1024 : delta * 1000 / ms;
+		stats_moments_add(&out[d], v);
+		if (w->sampled)
+			w->sampled(w->sampled_arg, (enum stats_ddir)d, w->end, v);
 		w->mark[d] = counter[d];
 	}
 }
@@ -309,6 +311,15 @@ void stats_set_cpu(struct job_stats *js, uint64_t usr_ns, uint64_t sys_ns,
 	js->ctx = ctx;
 	js->minf = minf;
 	js->majf = majf;
+}
+
+void stats_watch_windows(struct job_stats *js, stats_window_fn bw,
+			 stats_window_fn iops, void *arg)
+{
+	js->bw_window.sampled = bw;
+	js->bw_window.sampled_arg = arg;
+	js->iops_window.sampled = iops;
+	js->iops_window.sampled_arg = arg;
 }
 
 void stats_finish(struct job_stats *js, sim_time end)

@@ -72,12 +72,19 @@ struct stats_config {
 	bool iops_per_io;
 };
 
+/* Told of each sample a bw or iops window takes: its direction, the
+ * window's end and the value (fio's log files, sim/fio_logs.c). */
+typedef void (*stats_window_fn)(void *arg, enum stats_ddir ddir,
+				sim_time end, uint64_t value);
+
 /* A bw or iops window: closes at each multiple of its period after the
  * stats start, at the first completion (or the finish) past that point. */
 struct stats_window {
 	sim_time period;		/* ns; 0 = off */
 	sim_time end;			/* end of the open window */
 	uint64_t mark[STATS_DDIR_NR];	/* counter when the window opened */
+	stats_window_fn sampled;	/* NULL: nobody logs the samples */
+	void *sampled_arg;
 };
 
 struct job_stats {
@@ -159,6 +166,10 @@ void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 void stats_add_reap(struct job_stats *js, sim_time now, unsigned nr);
 void stats_set_cpu(struct job_stats *js, uint64_t usr_ns, uint64_t sys_ns,
 		   uint64_t ctx, uint64_t minf, uint64_t majf);
+/* Tell bw (iops) of each windowed bw (iops) sample, with arg; either may be
+ * NULL. Set after stats_init(), which forgets them. */
+void stats_watch_windows(struct job_stats *js, stats_window_fn bw,
+			 stats_window_fn iops, void *arg);
 /* The job stopped at end: close the windows that ended by then, and fix the
  * per-direction runtimes and job_runtime. */
 void stats_finish(struct job_stats *js, sim_time end);

@@ -32,6 +32,18 @@ tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
 tests_unit_test_stats_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-stats
 
+# fio's log files: the writer, storsim's logs against its JSON, and
+# their layout against the installed fio 3.33's
+check_PROGRAMS += tests/unit/test-fio-logs
+tests_unit_test_fio_logs_SOURCES = tests/unit/test-fio-logs.c
+tests_unit_test_fio_logs_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-fio-logs tests/fio-logs.sh tests/fio-logs-vs-fio.sh
+EXTRA_DIST += tests/fio-logs.sh tests/fio-logs-vs-fio.sh
+
+# fio's null engine issues each io_u once
+TESTS += tests/fio-null.sh
+EXTRA_DIST += tests/fio-null.sh
+
 check_PROGRAMS += tests/unit/test-output-golden
 tests_unit_test_output_golden_SOURCES = tests/unit/test-output-golden.c
 tests_unit_test_output_golden_LDADD = $(STORSIM_LIBS)
@@ -135,6 +147,10 @@ TESTS += tests/sweep.sh
 EXTRA_DIST += tests/sweep.sh tests/jobs/sweep
 TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh
+TESTS += tests/readahead.sh
+EXTRA_DIST += tests/readahead.sh
+TESTS += tests/experiment-errors.sh
+EXTRA_DIST += tests/experiment-errors.sh
 
 # The full-system check's host side (sim/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest

@@ -31,6 +31,7 @@
 #include "config.h"
 #include "engines/fio.h"
 #include "engines/fio_engine.h"
+#include "fio_logs.h"
 #include "stats.h"
 #include "system.h"
 #include "util.h"
@@ -334,6 +335,11 @@ static void put_io_u(struct fio_thread *td, struct fio_io_u *u)
 void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
 {
 	u->issue_time = sim_now(td->comp.sim);
+	/* fio logs slat as the submission returns (io_u_queued) */
+	if (td->logs && td->stats_on && !u->sync_op &&
+	    u->start_time >= td->ramp_end)
+		fio_logs_slat(td->logs, u->issue_time, (enum stats_ddir)u->ddir,
+			      u->issue_time - u->start_time, u->len, u->offset);
 }
 
 /* fio's runstate TD_FSYNCING: the end_fsync of each file, after the last
@@ -379,6 +385,10 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
 				     (uint64_t)res, u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
+			if (td->logs)
+				fio_logs_io(td->logs, now, (enum stats_ddir)u->ddir,
+					    (uint64_t)res, u->offset,
+					    now - u->issue_time, now - u->start_time);
 			td->ios_done++;
 		}
 	}
@@ -417,8 +427,19 @@ static void launch(struct fio_run *r, struct fio_thread *td)
 	td->ramp_end = td->start_time + o->ramp_time;
 	td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
 	stats_init(td->stats, &td->stats_cfg, td->ramp_end);
+	if (td->logs)
+		fio_logs_start(td->logs, td->stats, td->ramp_end);
 	td->started = true;
 	sim_schedule(s, td->start_time, &td->comp, TD_BEGIN, NULL, 0);
+}
+
+/* Once per thread whose engine was set up: at its end, or when the run is
+ * freed if the power loss cut it short. */
+static void engine_cleanup(struct fio_thread *td)
+{
+	if (td->eng && td->eng->cleanup && td->eng_data)
+		td->eng->cleanup(td);
+	td->eng_data = NULL;
 }
 
 static void thread_finish(struct fio_thread *td)
@@ -433,9 +454,10 @@ static void thread_finish(struct fio_thread *td)
 		      u.nvcsw + u.nivcsw - td->usage_at_ramp.nvcsw -
 		      td->usage_at_ramp.nivcsw, 0, 0);
 	stats_finish(td->stats, td->end_time);
+	if (td->logs)
+		fio_logs_finish(td->logs, td->end_time);
 	td->finished = true;
-	if (td->eng->cleanup)
-		td->eng->cleanup(td);
+	engine_cleanup(td);
 	task_exit(td->task);
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *w = r->threads->pdata[i];
@@ -893,6 +915,8 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	}
 	td->stats_cfg.bw_avg_ms = o->bw_avg_time / SIM_MSEC;
 	td->stats_cfg.iops_avg_ms = o->iops_avg_time / SIM_MSEC;
+	if (!fio_logs_new(job, td->index + 1, &td->stats_cfg, &td->logs, err))
+		return NULL;
 	td->stats = stats_new(&td->stats_cfg, 0);
 	return td;
 }
@@ -1050,6 +1074,8 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 			td->power_cut = true;
 			td->end_time = sim_now(s);
 			stats_finish(td->stats, td->end_time);
+			if (td->logs)
+				fio_logs_finish(td->logs, td->end_time);
 			td->finished = true;
 			continue;
 		}
@@ -1059,6 +1085,8 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 				    "%" G_GUINT64_FORMAT " ns)", td->name, sim_now(s));
 			return false;
 		}
+		if (td->logs && !fio_logs_check(td->logs, err))
+			return false;
 	}
 	build_output(r);
 	return true;
@@ -1157,10 +1185,12 @@ void fio_run_free(struct fio_run *r)
 		return;
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
+		engine_cleanup(td);
 		for (unsigned f = 0; f < td->nfiles; f++)
 			g_free(td->files[f].path);
 		g_free(td->files);
 		g_free(td->io_us);
+		fio_logs_free(td->logs);
 		stats_free(td->stats);
 		g_free(td);
 	}

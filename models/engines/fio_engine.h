@@ -18,6 +18,7 @@
 #include "stats.h"
 
 struct fio_thread;
+struct fio_logs;
 
 struct fio_file {
 	struct sfile *f;
@@ -98,6 +99,7 @@ struct fio_thread {
 	struct task_usage usage_at_ramp;
 	struct stats_config stats_cfg;
 	struct job_stats *stats;
+	struct fio_logs *logs;	/* NULL: the job writes no log files */
 };
 
 extern const struct fio_engine_ops fio_null_engine, fio_null_engine_sync,

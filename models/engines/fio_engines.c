@@ -80,6 +80,7 @@ struct null_data {
 	struct fio_thread *td;
 	struct fio_io_u **queued;
 	unsigned nqueued;
+	unsigned ncommitted;	/* queued[] before this were issued already */
 };
 
 enum { NULL_DONE };
@@ -132,12 +133,15 @@ static void null_queue(struct fio_thread *td, struct fio_io_u *u)
 	nd->queued[nd->nqueued++] = u;
 }
 
+/* Each io_u is issued once: with iodepth_batch below iodepth, commit()
+ * comes again before getevents() and must leave the earlier ones alone. */
 static void null_commit(struct fio_thread *td)
 {
 	struct null_data *nd = td->eng_data;
-	for (unsigned i = 0; i < nd->nqueued; i++)
+	for (unsigned i = nd->ncommitted; i < nd->nqueued; i++)
 		fio_io_issued(td, nd->queued[i]);
-	fio_submitted(td, nd->nqueued);
+	fio_submitted(td, nd->nqueued - nd->ncommitted);
+	nd->ncommitted = nd->nqueued;
 	fio_resume(td);
 }
 
@@ -148,6 +152,7 @@ static void null_getevents(struct fio_thread *td, unsigned min, unsigned max)
 	for (unsigned i = 0; i < n; i++)
 		fio_io_done(td, nd->queued[i], nd->queued[i]->len);
 	nd->nqueued = 0;
+	nd->ncommitted = 0;
 	fio_reaped(td, n);
 	fio_resume(td);
 }

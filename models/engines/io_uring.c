@@ -732,7 +732,6 @@ static void ring_handle(struct sim_component *c, unsigned type, void *ptr,
 		r->sqp_spinning = r->sqp_sleeping = false;
 		if (r->dying) {
 			task_exit(r->sqp);
-			ring_destroy(r);
 			return;
 		}
 		sqp_loop(r, host_current(r->h));
@@ -839,8 +838,10 @@ void io_ring_free(struct io_ring *r)
 		ring_destroy(r);
 		return;
 	}
-	/* The SQ thread still runs: it ends itself and frees the ring. */
+	/* The SQ thread still runs: it ends itself at its next step, and the
+	 * ring goes with the host. */
 	r->dying = true;
+	host_free_later(r->h, (GDestroyNotify)ring_destroy, r);
 	if (r->sqp_timer)
 		sim_cancel(host_sim(r->h), r->sqp_timer);
 	r->sqp_timer = 0;

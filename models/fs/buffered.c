@@ -35,8 +35,6 @@
 #include "fs/writeback.h"
 #include "pool.h"
 
-#define RA_MAX_BYTES (128 * 1024)	/* default read_ahead_kb */
-
 struct ra_io {			/* a read bio's folios */
 	struct mapping *m;
 	uint64_t first;
@@ -133,7 +131,8 @@ static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
 		      uint64_t want)
 {
 	struct mapping *m = ino->map;
-	uint64_t max = RA_MAX_BYTES / m->folio_size;
+	uint64_t max = (uint64_t)pagecache_params(m->pc)->read_ahead_kb * 1024 /
+		       m->folio_size;
 	uint64_t n = want;
 
 	if (max < 1)

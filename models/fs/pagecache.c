@@ -26,7 +26,8 @@
  * alloc_ns, insert_ns, copy_ns_per_kib, read_iter_ns, write_begin_ns,
  * dirty_ns, unlock_ns, read_end_ns, wb_folio_ns, wb_block_ns, wb_end_ns,
  * fsync_ns, reclaim_ns; cache_mb, the memory the cache may use; folio_kb,
- * large folios (a whole number of pages, at most 64 blocks); the
+ * large folios (a whole number of pages, at most 64 blocks); read_ahead_kb,
+ * the largest readahead window; the
  * writeback sysctls dirty_background_ratio, dirty_ratio (% of cache_mb),
  * dirty_writeback_ns, dirty_expire_ns.
  *
@@ -74,6 +75,8 @@ const struct param_def pagecache_param_table[] = {
 	 "memory the page cache may hold"},
 	{"folio_kb", PARAM_U32, P(folio_kb), "0", 0, 1 << 20, "KiB",
 	 "large folios of this size (a multiple of the page size); 0: pages"},
+	{"read_ahead_kb", PARAM_U32, P(read_ahead_kb), "128", 0, 1 << 20, "KiB",
+	 "the block device's read_ahead_kb: the largest readahead window"},
 	{"dirty_background_ratio", PARAM_U32, P(dirty_background_ratio), "10", 0,
 	 100, "%", "vm.dirty_background_ratio: the flusher starts above this"},
 	{"dirty_ratio", PARAM_U32, P(dirty_ratio), "20", 1, 100, "%",

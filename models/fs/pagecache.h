@@ -29,6 +29,7 @@ struct pagecache_params {
 	sim_time reclaim;	/* evicting one clean folio */
 	uint32_t cache_mb;	/* MiB the page cache may hold */
 	uint32_t folio_kb;	/* folio size; 0: the base page size */
+	uint32_t read_ahead_kb;	/* largest readahead window */
 	uint32_t dirty_background_ratio;	/* % of the cache */
 	uint32_t dirty_ratio;			/* % of the cache */
 	sim_time dirty_writeback;	/* flusher period */

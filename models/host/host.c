@@ -167,6 +167,7 @@ struct host {
 	struct idle_state idle[IDLE_STATES_MAX];
 	unsigned nidle;
 	unsigned nr_queued;	/* runnable tasks waiting on all runqueues */
+	GPtrArray *free_later;	/* pairs: GDestroyNotify, pointer */
 	struct timeline *tl;	/* recording, or NULL */
 	struct cpu *cpus;
 	GPtrArray *tasks;
@@ -1223,6 +1224,14 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 	return h;
 }
 
+void host_free_later(struct host *h, GDestroyNotify fn, void *ptr)
+{
+	if (!h->free_later)
+		h->free_later = g_ptr_array_new();
+	g_ptr_array_add(h->free_later, (gpointer)fn);
+	g_ptr_array_add(h->free_later, ptr);
+}
+
 void host_free(struct host *h)
 {
 	if (!h)
@@ -1235,6 +1244,10 @@ void host_free(struct host *h)
 		g_free(c->softq.m);
 		g_free(c->rq);
 	}
+	for (unsigned i = 0; h->free_later && i < h->free_later->len; i += 2)
+		((GDestroyNotify)h->free_later->pdata[i])(h->free_later->pdata[i + 1]);
+	if (h->free_later)
+		g_ptr_array_free(h->free_later, TRUE);
 	g_free(h->cpus);
 	g_ptr_array_free(h->tasks, TRUE);
 	if (h->tl) {

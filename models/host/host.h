@@ -95,6 +95,9 @@ extern const struct param_def host_param_table[];
 /* Host life cycle */
 bool host_params_check(const struct host_params *p, GError **err);
 struct host *host_new(struct sim *s, const struct host_params *p);
+/* Free ptr with fn when the host is freed: for what a task still running
+ * may use after its owner has let go of it. */
+void host_free_later(struct host *h, GDestroyNotify fn, void *ptr);
 void host_free(struct host *h);
 /* The parameters in force: the CFS tunables as scaled for the CPUs. */
 const struct host_params *host_params(const struct host *h);

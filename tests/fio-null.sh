@@ -1,0 +1,17 @@
+#!/bin/sh
+# Description: fio's null engine with iodepth_batch below iodepth (fio's
+# default batch is 1): commit() comes again before getevents() and must
+# issue only the io_us queued since the last one. Issued twice, an io_u
+# was counted twice in the depth map (the IO depths added up to far more
+# than 100 %) and its issue time, so its slat, moved to the last commit.
+. "$top_srcdir/tests/tap.sh"
+
+plan 1
+out=$("$STORSIM" run --no-cpu-profile --name=n --ioengine=null --iodepth=16 \
+	--size=1m --bs=4k --number_ios=64)
+depths=$(printf '%s\n' "$out" | sed -n 's/.*IO depths *: //p')
+sum=$(printf '%s\n' "$depths" | tr ',' '\n' | sed 's/.*=//; s/%//' |
+	awk '{ s += $1 } END { printf "%.1f", s }')
+check "the IO depths add up to 100 % (got $sum: $depths)" \
+	awk -v s="$sum" 'BEGIN { exit !(s >= 99.5 && s <= 100.5) }'
+finish
