@@ -289,10 +289,16 @@ void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 {
 	if (now < js->start)
 		return;
-	if (depth)
-		js->depth_map[depth_bucket(depth)] += nr;
+	stats_add_depth(js, now, nr, depth);
 	js->submit_map[batch_bucket(nr)]++;
 	js->total_submit++;
+}
+
+void stats_add_depth(struct job_stats *js, sim_time now, unsigned nr,
+		     unsigned depth)
+{
+	if (now >= js->start && depth)
+		js->depth_map[depth_bucket(depth)] += nr;
 }
 
 void stats_add_reap(struct job_stats *js, sim_time now, unsigned nr)

@@ -162,6 +162,11 @@ void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
  * depth 0 leaves the call out of the depth distribution (fio's end_fsync). */
 void stats_add_submit(struct job_stats *js, sim_time now, unsigned nr,
 		      unsigned depth);
+/* nr I/Os issued at now with depth in flight, in the depth distribution
+ * only: no submit call to count (fio's engines that complete in queue()
+ * but have a commit hook, such as null at iodepth 1). */
+void stats_add_depth(struct job_stats *js, sim_time now, unsigned nr,
+		     unsigned depth);
 /* A reap (getevents) call at now returned nr completions. */
 void stats_add_reap(struct job_stats *js, sim_time now, unsigned nr);
 void stats_set_cpu(struct job_stats *js, uint64_t usr_ns, uint64_t sys_ns,

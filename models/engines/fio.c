@@ -359,6 +359,12 @@ void fio_submitted(struct fio_thread *td, unsigned nr)
 				 fsyncing(td) ? 0 : td->inflight);
 }
 
+void fio_issued_in_queue(struct fio_thread *td)
+{
+	if (td->stats_on)
+		stats_add_depth(td->stats, sim_now(td->comp.sim), 1, td->inflight);
+}
+
 void fio_reaped(struct fio_thread *td, unsigned nr)
 {
 	if (td->stats_on && nr)
@@ -513,7 +519,11 @@ static void do_io(struct fio_thread *td)
 		td->draining = true;
 	else if (td->inflight <= o->iodepth_low)
 		td->draining = false;
-	if (!stop && !td->draining) {
+	/* FIO_Q_BUSY: fio requeues the io_u it filled and reaps first; the
+	 * io_u keeps its offset, so filling it after the reap is the same. */
+	bool busy = td->inflight && !td->queued && td->eng->busy &&
+		    td->eng->busy(td);
+	if (!stop && !td->draining && !busy) {
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
 		if (fill_io_u(td, u)) {

@@ -60,6 +60,9 @@ struct fio_engine_ops {
 	void (*commit)(struct fio_thread *td);
 	/* Reap between min and max completions. */
 	void (*getevents)(struct fio_thread *td, unsigned min, unsigned max);
+	/* Whether queue() would answer FIO_Q_BUSY now: fio then reaps
+	 * before it queues again. Not required. */
+	bool (*busy)(const struct fio_thread *td);
 };
 
 struct fio_thread {
@@ -117,6 +120,9 @@ struct system *fio_system(struct fio_thread *td);
 /* u left for the kernel now (its issue_time); nr I/Os went in one call. */
 void fio_io_issued(struct fio_thread *td, struct fio_io_u *u);
 void fio_submitted(struct fio_thread *td, unsigned nr);
+/* An I/O done in queue() by an engine that has a commit hook: it counts
+ * in the depth distribution, not as a submit call. */
+void fio_issued_in_queue(struct fio_thread *td);
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res);
 void fio_reaped(struct fio_thread *td, unsigned nr);
 void fio_resume(struct fio_thread *td);
