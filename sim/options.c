@@ -816,6 +816,17 @@ static bool parse_numbers(const struct fopt_ctx *ctx, const struct fio_option_de
 
 	if (len > 1 && copy[len - 1] == ',')
 		copy[len - 1] = '\0';
+	/* fio's handle_option() ends each field at a ',', or, when none is
+	 * left, at a ':' or a '-': bs=4k-64k is 4k reads and 64k writes. */
+	if (!ranged && (o->flags & FOPT_F_PERDIR))
+		for (char *p = copy, *sep; *p; p = sep + 1) {
+			sep = strchr(p, ',');
+			if (!sep)
+				sep = strpbrk(p, ":-");
+			if (!sep)
+				break;
+			*sep = ',';
+		}
 	fields = g_strsplit(copy, ",", 0);
 	n = g_strv_length(fields);
 	if (n > 1 && !(o->flags & FOPT_F_PERDIR))
