@@ -2,9 +2,11 @@
 # Description: fio's fsync family on io_uring (IORING_OP_FSYNC): every
 # sync goes to an io-wq worker, as the kernel's io_fsync cannot run without
 # blocking, fio counts them as it does for psync, and an IOPOLL ring
-# refuses them.
+# refuses them. A worker blocked in an fsync hands the queue on, also when
+# an SQPOLL thread submits (a worker once did it after its step had ended,
+# and the run aborted).
 . "$top_srcdir/tests/tap.sh"
-plan 3
+plan 5
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -25,4 +27,14 @@ rc=$?
 grep -q "option 'fsync'" "$out/err"
 check "fsync on an IOPOLL ring is refused, naming the option" \
 	test $rc -ne 0 -a $? -eq 0
+for wake in true false; do
+	"$STORSIM" run --kernel=io_wq_wake_free_worker=$wake --name=x \
+		--filename=/f --size=16m --ioengine=io_uring --rw=randwrite \
+		--bs=4k --iodepth=8 --direct=0 --number_ios=100 --fsync=4 \
+		--sqthread_poll=1 >"$out/text" 2>&1
+	rc=$?
+	grep -q "issued rwts: total=0,100,0,24 " "$out/text"
+	check "SQPOLL with fsync=4 through io-wq runs to its end, 100 writes and 24 fsyncs (io_wq_wake_free_worker=$wake)" \
+		test $rc -eq 0 -a $? -eq 0
+done
 finish

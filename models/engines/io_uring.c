@@ -372,6 +372,7 @@ static void punt(struct io_ring *r, struct xctx *x, struct io_req *req)
 							task_name(r->owner));
 		r->wq = io_wq_new(r->h, &r->wqp, r->k, name, max, &wq_ops, r);
 	}
+	req->work.ends_step = req->is_fsync;
 	io_wq_enqueue(x, r->wq, &req->work);
 }
 

@@ -176,20 +176,23 @@ static void worker_loop(struct xctx *x, struct io_wq *wq, struct io_worker *w)
 	work->woken = false;
 	work->resume = SIM_MSG(&wq->comp, WQ_RESUME, w, 1);
 	xctx_charge(x, st_handle, wq->p.handle_work);
+	if (work->ends_step) {
+		/* Once the step has ended, the worker can no longer act: count
+		 * it as blocked now, while it can still hand the queue on, as
+		 * io_wq_worker_sleeping would when it sleeps. */
+		w->state = W_BLOCKED;
+		if (--wq->nr_running == 0 && wq->head)
+			wake_or_create(x, wq, wq->k->io_wq_wake_free_worker);
+	}
 	enum io_wq_exec e = wq->ops->execute(x, work, wq->data);
 	if (e == IO_WQ_DONE) {
 		w->cur = NULL;
 		task_then(w->task, SIM_MSG(&wq->comp, WQ_RUN, w, 2));
 		return;
 	}
-	if (e == IO_WQ_STEP_ENDED) {
-		/* It may sleep before work->resume comes: count it as
-		 * blocked, as io_wq_worker_sleeping would. */
-		w->state = W_BLOCKED;
-		if (--wq->nr_running == 0 && wq->head)
-			wake_or_create(x, wq, wq->k->io_wq_wake_free_worker);
+	g_assert((e == IO_WQ_STEP_ENDED) == work->ends_step);
+	if (e == IO_WQ_STEP_ENDED)
 		return;
-	}
 	if (work->woken) {
 		/* The wait ended within the call. */
 		task_then(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 0));

@@ -33,6 +33,9 @@ struct io_wq_work {
 	/* For work that ends the worker's step itself (IO_WQ_STEP_ENDED):
 	 * the message that goes on with it, to make its next step. */
 	struct sim_msg resume;
+	/* execute() ends the worker's step and may sleep in it (an fsync
+	 * waiting for writeback); it must return IO_WQ_STEP_ENDED. */
+	bool ends_step;
 	struct io_wq_work *next;
 };
 
