@@ -102,6 +102,8 @@ struct io_req {
 	long res;
 	bool iopoll_done;
 	bool retry;		/* task_work: issue the read again */
+	bool issuing;		/* inside its non-blocking issue */
+	bool reissue;		/* -EAGAIN within that issue: go to io-wq */
 	bool is_fsync;
 	struct io_wq_work work;	/* punted to io-wq */
 	struct fsync_op fsync;	/* IO_OP_FSYNC, run by an io-wq worker */
@@ -258,6 +260,13 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	struct io_req *req = req_of(iocb);
 	struct io_ring *r = req->r;
 
+	if (res == -VFS_EAGAIN && req->issuing) {
+		/* io_rw_should_reissue: the block layer could not take the
+		 * NOWAIT bio at once (no free tag, or it had to be split);
+		 * io-wq issues it again, allowed to wait. */
+		req->reissue = true;
+		return;
+	}
 	req->retry = res == -EIOCBRETRY;
 	if (!req->retry) {
 		req->res = res;
@@ -305,6 +314,27 @@ static void wq_complete(struct io_ring *r, struct xctx *x, struct io_req *req)
 	}
 }
 
+/* ki_complete on an IOPOLL ring: the request is done; the poller posts
+ * its CQE. A completion by interrupt (a queue without poll queues) wakes
+ * the spinning poller. */
+static void io_complete_rw_iopoll(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct io_req *req = req_of(iocb);
+	struct io_ring *r = req->r;
+
+	if (res == -VFS_EAGAIN && req->issuing) {
+		req->reissue = true;	/* as in io_complete_rw */
+		return;
+	}
+	req->res = res;
+	iocb->res = res;
+	req->iopoll_done = true;
+	if (r->iopoll_spinning && xctx_task(x) != r->owner) {
+		r->iopoll_spinning = false;
+		xctx_wake(x, r->owner);
+	}
+}
+
 /* ki_complete of a request a worker waits for: wake the worker. */
 static void io_complete_rw_wq(struct xctx *x, struct kiocb *iocb, long res)
 {
@@ -328,6 +358,23 @@ static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *da
 		return IO_WQ_STEP_ENDED;
 	}
 	xctx_charge(x, st_rw_issue, r->p.rw_issue);
+	if (r->cfg.iopoll) {
+		/* On an IOPOLL ring the worker only issues, allowed to wait
+		 * for a tag; the owner's polling completes the request, which
+		 * stayed on its poll list (io_do_iopoll). */
+		k->flags &= ~KI_NOWAIT;
+		k->ki_complete = io_complete_rw_iopoll;
+		ret = k->write ? k->file->ops->write_iter(x, k) :
+				 k->file->ops->read_iter(x, k);
+		if (ret != -EIOCBQUEUED)
+			io_complete_rw_iopoll(x, k, ret);
+		else if (r->iopoll_spinning) {
+			/* Its queue is one the owner may not be polling. */
+			r->iopoll_spinning = false;
+			xctx_wake(x, r->owner);
+		}
+		return IO_WQ_DONE;
+	}
 	k->flags &= ~(KI_NOWAIT | KI_WAITQ);
 	k->sync_wait = true;
 	k->ki_complete = io_complete_rw_wq;
@@ -395,23 +442,6 @@ static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req)
 	post_cqe(r, x, req);
 }
 
-/* ki_complete on an IOPOLL ring: the request is done; the poller posts
- * its CQE. A completion by interrupt (a queue without poll queues) wakes
- * the spinning poller. */
-static void io_complete_rw_iopoll(struct xctx *x, struct kiocb *iocb, long res)
-{
-	struct io_req *req = req_of(iocb);
-	struct io_ring *r = req->r;
-
-	req->res = res;
-	iocb->res = res;
-	req->iopoll_done = true;
-	if (r->iopoll_spinning && xctx_task(x) != r->owner) {
-		r->iopoll_spinning = false;
-		xctx_wake(x, r->owner);
-	}
-}
-
 static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		     const struct io_sqe *sqe)
 {
@@ -450,11 +480,19 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 			r->iopoll_head = req;
 		r->iopoll_tail = req;
 	}
-	if (r->cfg.iopoll && !(k->flags & KI_DIRECT))
+	if (r->cfg.iopoll && !(k->flags & KI_DIRECT)) {
 		ret = -95;	/* -EOPNOTSUPP: IOPOLL takes direct I/O only */
-	else
+	} else {
+		req->issuing = k->flags & KI_NOWAIT;
 		ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
-	if (ret == -VFS_EAGAIN && (k->flags & KI_NOWAIT) && !r->cfg.iopoll) {
+		req->issuing = false;
+	}
+	if (req->reissue) {
+		req->reissue = false;
+		punt(r, x, req);
+		return;
+	}
+	if (ret == -VFS_EAGAIN && (k->flags & KI_NOWAIT)) {
 		/* io_rw_should_retry: a buffered read may wait for its page
 		 * without blocking. */
 		if (!k->write && r->k->async_buffered_reads && f->buf_rasync &&

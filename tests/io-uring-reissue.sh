@@ -1,0 +1,24 @@
+#!/bin/sh
+# Description: io_uring issues a read again from io-wq when the block
+# layer cannot take its NOWAIT bio at once (io_rw_should_reissue): with
+# 1024 reads of 64 KiB in flight the drive's tags run out, and fio must
+# see every read succeed, on an IRQ ring and on an IOPOLL (hipri) ring,
+# where the worker only issues and the owner's polling completes it.
+# Before, the -EAGAIN reached fio as the job's error 11.
+. "$top_srcdir/tests/tap.sh"
+plan 4
+
+for hipri in 0 1; do
+	out=$("$STORSIM" run --host=axboe-5950x-2023 \
+		--device=nvme0n1=optane-p5800x --name=j --filename=/dev/nvme0n1 \
+		--ioengine=io_uring --rw=read --direct=1 --bs=64k --iodepth=1024 \
+		--time_based=1 --runtime=2ms --hipri=$hipri 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | grep -q "err= 0"
+	check "hipri=$hipri: the job ends without an error" test $rc -eq 0 -a $? -eq 0
+	punts=$(printf '%s\n' "$out" |
+		sed -n 's/.* \([0-9][0-9]*\)  io_req_prep_async .*/\1/p')
+	check "hipri=$hipri: reads the drive could not take went to io-wq ($punts)" \
+		test "${punts:-0}" -ge 1
+done
+finish
