@@ -125,6 +125,37 @@ static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
 	submit_bio(x, bio);
 }
 
+/* filemap_read_folio for a cached folio whose blocks a write left partly
+ * not uptodate (it created the folio without reading it): lock it and
+ * read the blocks it lacks. iomap reads each run of them; one bio from
+ * the first to the last keeps one completion, at the cost of reading
+ * again the uptodate blocks between two runs. */
+static void read_folio_missing(struct xctx *x, struct inode *ino,
+			       struct folio *f, uint64_t index)
+{
+	struct mapping *m = ino->map;
+	struct blk_queue *q = fs_queue(ino->fs);
+	uint64_t missing = all_blocks(m) & ~f->uptodate;
+	unsigned lo = (unsigned)__builtin_ctzll(missing);
+	unsigned hi = 63u - (unsigned)__builtin_clzll(missing);
+	uint32_t bs = m->folio_size / m->blocks_per_folio;
+	struct ra_io *r = sim_pool_get(&ra_pool);
+
+	f->locked = true;
+	xctx_charge(x, st_map, fs_params(ino->fs)->iomap_begin);
+	*r = (struct ra_io){.m = m, .first = index, .n = 1};
+	struct bio *bio = bio_alloc(x, q, 1, false);
+	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page);
+	bio->op = REQ_OP_READ;
+	bio->sector = ino->start_sector +
+		      (index * m->folio_size + (uint64_t)lo * bs) / 512;
+	bio->size = (hi - lo + 1) * bs;
+	bio->nr_segs = 1;
+	bio->end_io = read_end_io;
+	bio->private = r;
+	submit_bio(x, bio);
+}
+
 /* page_cache_sync_ra for a miss at index: a random read is read as is; a
  * read that continues the last one grows the window. */
 static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
@@ -215,7 +246,16 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 			f = m->slot[i];
 		}
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
-		if ((f->uptodate & mask) != mask && !wait_on)
+		if ((f->uptodate & mask) == mask)
+			continue;
+		if (!f->locked) {
+			/* filemap_update_page: an async attempt gives up
+			 * rather than read a cached folio. */
+			if (iocb->flags & (KI_NOWAIT | KI_WAITQ))
+				return -VFS_EAGAIN;
+			read_folio_missing(x, ino, f, i);
+		}
+		if (!wait_on)
 			wait_on = f;
 	}
 	if (!wait_on) {
