@@ -3,8 +3,10 @@
 # and completes, fio polls the CQ ring in user space without a context
 # switch, the thread goes where sqthread_poll_cpu puts it, a ring whose
 # thread still runs can be torn down, and what is not modelled is refused.
+# Requests the thread completes within their submission (buffered writes
+# and cache reads) end fio's CQ polling too, at any depth.
 . "$top_srcdir/tests/tap.sh"
-plan 5
+plan 9
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -39,4 +41,14 @@ rc=$?
 grep -q "option 'sqthread_poll'" "$out/hipri.err"
 check "SQPOLL with hipri is refused with a message naming the option" \
 	test $rc -ne 0 -a $? -eq 0
+for extra in "--rw=randwrite" "--rw=randwrite --end_fsync=1" \
+	"--rw=randwrite --fsync=4" "--rw=randread --pre_read=1"; do
+	"$STORSIM" run --mount=/d=xfs:nvme0n1 --file=/d/f=64m:written --name=j \
+		--filename=/d/f --ioengine=io_uring --direct=0 --size=4m --bs=4k \
+		--iodepth=1 --number_ios=10 --sqthread_poll=1 $extra >"$out/buf" 2>&1
+	rc=$?
+	grep -q "err= 0" "$out/buf"
+	check "buffered, QD1, SQPOLL, $extra: the job ends (exit $rc)" \
+		test $rc -eq 0 -a $? -eq 0
+done
 finish

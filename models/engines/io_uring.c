@@ -215,7 +215,9 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 }
 
 static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req);
+static void punt(struct io_ring *r, struct xctx *x, struct io_req *req);
 static void sqp_notify(struct io_ring *r, struct xctx *x);
+static void cq_posted(struct io_ring *r, struct xctx *x);
 
 /* io_run_local_work / task_work_run: finish completed requests in the
  * ring's task and post their CQEs, and retry reads whose data arrived, in
@@ -232,6 +234,11 @@ static void run_task_work(struct io_ring *r, struct xctx *x)
 		if (req->retry) {
 			req->retry = false;
 			rw_retry(r, x, req);
+			continue;
+		}
+		if (req->reissue) {
+			req->reissue = false;
+			punt(r, x, req);
 			continue;
 		}
 		if (req->kiocb.dio_complete) {
@@ -260,15 +267,18 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	struct io_req *req = req_of(iocb);
 	struct io_ring *r = req->r;
 
-	if (res == -VFS_EAGAIN && req->issuing) {
-		/* io_rw_should_reissue: the block layer could not take the
-		 * NOWAIT bio at once (no free tag, or it had to be split);
-		 * io-wq issues it again, allowed to wait. */
+	if (res == -VFS_EAGAIN && (iocb->flags & KI_NOWAIT)) {
+		/* io_rw_should_reissue: the block layer could not take a
+		 * NOWAIT bio (no free tag, or it had to be split); io-wq
+		 * issues it again, allowed to wait. Within the issuing call
+		 * the issuer punts it on return; later (one bio of several
+		 * refused) through task_work, as io_req_task_queue_reissue. */
 		req->reissue = true;
-		return;
+		if (req->issuing)
+			return;
 	}
 	req->retry = res == -EIOCBRETRY;
-	if (!req->retry) {
+	if (!req->retry && !req->reissue) {
 		req->res = res;
 		iocb->res = res;
 	}
@@ -284,7 +294,8 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		sqp_notify(r, x);
 		return;
 	}
-	if (xctx_task(x) != r->owner && should_wake(r, !req->retry)) {
+	if (xctx_task(x) != r->owner &&
+	    should_wake(r, !req->retry && !req->reissue)) {
 		r->woken = true;
 		xctx_wake(x, r->owner);
 	}
@@ -308,10 +319,7 @@ static void wq_complete(struct io_ring *r, struct xctx *x, struct io_req *req)
 		return;
 	}
 	post_cqe(r, x, req);
-	if (r->waiting && !r->woken && io_ring_cq_ready(r) >= r->min_complete) {
-		r->woken = true;
-		xctx_wake(x, r->owner);
-	}
+	cq_posted(r, x);
 }
 
 /* ki_complete on an IOPOLL ring: the request is done; the poller posts
@@ -722,10 +730,11 @@ static void sqp_loop(struct io_ring *r, struct xctx *x)
 		r->submitted = 0;
 		submit_sqes(r, x, r->sq_tail - r->sq_head);
 	}
-	if (r->tw_head) {
+	/* CQEs come from the task_work, and from requests done within
+	 * their submission (a buffered write, a read from the cache). */
+	if (r->tw_head)
 		run_task_work(r, x);
-		cq_posted(r, x);
-	}
+	cq_posted(r, x);
 	if (busy) {
 		r->sqp_busy_at = now;
 		task_then(r->sqp, SIM_MSG(&r->comp, RING_SQP, NULL, 0));
