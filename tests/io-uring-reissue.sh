@@ -5,10 +5,11 @@
 # see every read succeed, on an IRQ ring and on an IOPOLL (hipri) ring,
 # where the worker only issues and the owner's polling completes it.
 # The same for a file on XFS whose 1 MiB reads are split: a split child
-# refused after others went out ends the read later, through task_work.
+# refused after others went out ends the read later, through task_work;
+# a caller-completed write (dio_caller_comp) learns of it only there.
 # Before, the -EAGAIN reached fio as the job's error 11.
 . "$top_srcdir/tests/tap.sh"
-plan 5
+plan 6
 
 for hipri in 0 1; do
 	out=$("$STORSIM" run --host=axboe-5950x-2023 \
@@ -30,5 +31,14 @@ out=$("$STORSIM" run --host=axboe-5950x-2023 --device=nvme0n1=qemu-nvme \
 rc=$?
 printf '%s\n' "$out" | grep -q "err= 0"
 check "split 1 MiB reads at QD1024 on XFS: the job ends without an error" \
+	test $rc -eq 0 -a $? -eq 0
+out=$("$STORSIM" run --host=power9-64k --device=nvme0n1=qemu-nvme \
+	--kernel=dio_caller_comp=true --mount=/d=ext4:nvme0n1 \
+	--file=/d/f=4m:written --name=j --filename=/d/f --ioengine=io_uring \
+	--rw=write --direct=1 --bs=1m --iodepth=1024 --size=4m --time_based=1 \
+	--runtime=100ms 2>&1)
+rc=$?
+printf '%s\n' "$out" | grep -q "err= 0"
+check "split 1 MiB caller-completed writes at QD1024 on ext4: no error" \
 	test $rc -eq 0 -a $? -eq 0
 finish

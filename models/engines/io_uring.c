@@ -244,6 +244,13 @@ static void run_task_work(struct io_ring *r, struct xctx *x)
 		if (req->kiocb.dio_complete) {
 			req->kiocb.dio_complete(x, &req->kiocb);
 			req->res = req->kiocb.res;
+			/* A caller-completed write learns of a refused bio
+			 * only here: reissue it as io_complete_rw would. */
+			if (req->res == -VFS_EAGAIN &&
+			    (req->kiocb.flags & KI_NOWAIT)) {
+				punt(r, x, req);
+				continue;
+			}
 		}
 		post_cqe(r, x, req);
 	}
