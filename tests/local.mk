@@ -108,6 +108,17 @@ fuzz-long:
 endif
 .PHONY: fuzz-long
 
+# make fuzz-runs: random fio command lines through the whole simulator,
+# each run checked for crashes, stalls, errors fio would not report and,
+# every tenth, determinism (tests/fuzz/random-runs.py, docs/HACKING.md).
+FUZZ_RUNS = 300
+FUZZ_SEED = 1
+fuzz-runs: storsim$(EXEEXT)
+	python3 $(top_srcdir)/tests/fuzz/random-runs.py --storsim=./storsim$(EXEEXT) \
+		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED)
+.PHONY: fuzz-runs
+EXTRA_DIST += tests/fuzz/random-runs.py
+
 check_PROGRAMS += tests/unit/test-nvme
 tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
 tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)
