@@ -11,7 +11,9 @@ kernel switches and power loss, drawn at random. A run is broken when it
     finish (the simulation stalled) or failed with an error fio would not
     see (EAGAIN);
   - prints something other than it printed the first time, for the runs
-    that are repeated (every --repeat-every'th): runs are deterministic.
+    that are repeated (every --repeat-every'th): runs are deterministic;
+  - draws a report from AddressSanitizer, LeakSanitizer or UBSan, when
+    --storsim names a binary built with ./configure --enable-sanitizers.
 Usage: random-runs.py [--storsim PATH] [--seed N] [--runs N] [--timeout S]
 Each broken run is printed with its command line; the exit status is 1
 when there was one. Use: make fuzz-runs [FUZZ_RUNS=N] [FUZZ_SEED=N].
@@ -54,6 +56,8 @@ KERNEL = ["dio_caller_comp", "bio_nocopy_bvec", "iomap_per_block_dirty",
           "io_uring_lazy_wake"]
 # exit status 1 for these is a bug, not a refusal
 BROKEN_EXIT_1 = ("did not finish", "Resource temporarily unavailable")
+# a sanitizer build (./configure --enable-sanitizers) reports with these
+SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "runtime error:")
 
 
 def command(storsim, r):
@@ -118,6 +122,9 @@ def run(args, cwd, timeout):
 
 
 def broken(rc, err):
+    for mark in SANITIZER_MARKS:
+        if mark in err:
+            return mark
     if rc not in (0, 1):
         return "exit %s" % rc
     if rc == 1 and "option" not in err and "job" not in err and \
