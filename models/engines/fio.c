@@ -18,8 +18,15 @@
  * Parameters (host profile, model "fio"), user CPU time (ns): io_u_prep,
  * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap.
  *
- * Left out (refused when set, see check_modelled): rate limiting,
- * thinktime, zoned random distributions, trims; file_service_type other
+ * Rate limits (rate, rate_iops; rate_process linear or poisson) and
+ * think times (thinktime, thinktime_spin, thinktime_blocks) pause the loop
+ * as fio's rate_ddir and handle_thinktime do: reap everything in flight
+ * (io_u_quiesce), spin, then nanosleep, which ends the host's timer slack
+ * late. Rates count from the job's start.
+ *
+ * Left out (refused when set, see check_modelled): rate with ramp_time,
+ * thinktime counted at issue (thinktime_blocks_type=issue) or by time,
+ * zoned random distributions, trims; file_service_type other
  * than round robin. The random map visits every block once per pass in a
  * full-period permutation, not in fio's order. Laying out a new file takes
  * no simulated time.
@@ -55,7 +62,7 @@ const struct param_def fio_param_table[] = {
 	PARAM_END,
 };
 
-enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE };
+enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT };
 
 struct fio_run {
 	struct sim_component comp;
@@ -71,7 +78,7 @@ struct fio_run {
 	GArray *disks;		/* struct output_disk */
 };
 
-static stage_id st_prep, st_complete, st_loop;
+static stage_id st_prep, st_complete, st_loop, st_think_spin, st_usec_spin;
 
 static const struct {
 	enum fio_ioengine id;
@@ -291,7 +298,9 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 	}
 	for (unsigned tries = 0; tries <= td->nfiles; tries++) {
 		struct fio_file *f = &td->files[td->next_file];
-		enum fio_ddir d = pick_ddir(td);
+		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
+
+		td->ddir_chosen = false;
 		uint64_t bs = pick_bs(td, d), off;
 
 		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
@@ -379,6 +388,8 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
 	g_assert(td->inflight > 0);
 	td->inflight--;
+	if (res >= 0 && !u->sync_op)
+		td->rw_completed++;
 	if (res < 0) {
 		if (!td->error)
 			td->error = (int)-res;
@@ -474,6 +485,109 @@ static void thread_finish(struct fio_thread *td)
 		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
 }
 
+/* fio's usec_for_io after an I/O of u's direction: when the next may go.
+ * Linear: the bytes issued at the rate, in whole microseconds as fio
+ * computes them; rate_iops with bssplit or a Poisson process: the last
+ * time plus one interval (Poisson: exponentially distributed). */
+static void rate_issued(struct fio_thread *td, const struct fio_io_u *u)
+{
+	const struct job_options *o = td->o;
+	enum fio_ddir d = u->ddir;
+	uint64_t bps = td->rate_bps[d];
+
+	td->rate_issue_bytes[d] += u->len;
+	if (!bps)
+		return;
+	uint64_t iops = bps / MAX(o->min_bs[d], 1u);
+	if (o->rate_process == FIO_RATE_POISSON) {
+		double unit = 1.0 - sim_rng_unit(&td->comp.rng);	/* (0, 1] */
+		uint64_t us = iops ? (uint64_t)((double)(1000000 / iops) *
+						 -log(unit)) : 0;
+		td->rate_last[d] += us * SIM_USEC;
+		td->rate_next[d] = td->rate_last[d];
+	} else if (!o->rate[d] && o->bssplit_nr[d]) {
+		td->rate_last[d] += iops ? 1000000 / iops * SIM_USEC : 0;
+		td->rate_next[d] = td->rate_last[d];
+	} else {
+		uint64_t b = td->rate_issue_bytes[d];
+		td->rate_next[d] = (b % bps * 1000000 / bps + b / bps * 1000000) *
+				   SIM_USEC;
+	}
+}
+
+/* fio's rate_ddir: the direction of the next I/O and how long to sleep
+ * before it (0: go now). A mixed job turns to the other direction when
+ * that one is behind its rate. */
+static sim_time rate_wait(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	sim_time now = sim_now(td->comp.sim) - td->start_time;
+	enum fio_ddir d = td->next_ddir, od = d == FIO_DDIR_READ ?
+					      FIO_DDIR_WRITE : FIO_DDIR_READ;
+
+	if (td->rate_next[d] <= now)
+		return 0;
+	bool mixed = fio_rw_does(o->rw, FIO_DDIR_READ) &&
+		     fio_rw_does(o->rw, FIO_DDIR_WRITE);
+	if (mixed && o->rwmix[od]) {
+		if (td->rate_next[od] <= now) {
+			td->next_ddir = od;
+			return 0;
+		}
+		if (td->rate_next[od] < td->rate_next[d])
+			td->next_ddir = d = od;
+	}
+	return td->rate_next[d] - now;
+}
+
+/* handle_thinktime's test: thinktime_blocks more reads and writes have
+ * completed since the last think, after an I/O that was not a sync. */
+static bool think_due(const struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	return o->thinktime && !td->last_was_sync && td->rw_completed &&
+	       td->rw_completed >= td->think_last + MAX(o->thinktime_blocks, 1u);
+}
+
+/* fio's usec_sleep until pause_end: nanosleep all but the granularity
+ * fio measured at start-up (how long a 1 us nanosleep takes, the timer
+ * slack above all), look at the clock, and spin what is left, so that the
+ * sleep ends on time. busy: CPU time the step has charged already. Ends
+ * the step. */
+static void usec_sleep(struct fio_thread *td, sim_time busy)
+{
+	sim_time now = sim_now(td->comp.sim) + busy;
+	sim_time left = td->pause_end > now ? td->pause_end - now : 0;
+
+	if (left && left >= td->sleep_granularity) {
+		task_nanosleep(td->task, left - td->sleep_granularity,
+			       SIM_MSG(&td->comp, TD_SLEPT, NULL, 0));
+		return;
+	}
+	if (left)
+		xctx_charge(task_xctx(td->task), st_usec_spin, left);
+	fio_resume(td);
+}
+
+/* A think or rate pause, once nothing is in flight: usec_spin, then
+ * usec_sleep, cut at the job's runtime as fio cuts them. Ends the step. */
+static void pause_now(struct fio_thread *td)
+{
+	sim_time now = sim_now(td->comp.sim);
+
+	td->pausing = false;
+	if (td->run_deadline && now + td->pause_spin + td->pause_sleep > td->run_deadline) {
+		sim_time left = td->run_deadline > now ? td->run_deadline - now : 0;
+		td->pause_spin = MIN(td->pause_spin, left);
+		td->pause_sleep = left - td->pause_spin;
+	}
+	if (td->pause_spin)
+		xctx_charge(task_xctx(td->task), st_think_spin, td->pause_spin);
+	td->pause_end = now + td->pause_spin + td->pause_sleep;
+	usec_sleep(td, td->pause_spin);
+}
+
 /* Queue a filled io_u; commit when the batch is full. Ends the step. */
 static void issue(struct fio_thread *td, struct fio_io_u *u)
 {
@@ -487,6 +601,8 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		td->ios_issued++;
 		td->last_was_write = u->ddir == FIO_DDIR_WRITE;
 		td->write_issues += td->last_was_write;
+		if (td->rated)
+			rate_issued(td, u);
 	}
 	td->inflight++;
 	td->eng->queue(td, u);
@@ -513,6 +629,39 @@ static void do_io(struct fio_thread *td)
 		task_usage(td->task, &td->usage_at_ramp);
 	}
 	bool stop = thread_done_issuing(td);
+	if (!stop && !td->pausing && think_due(td)) {
+		td->think_last = td->rw_completed;
+		td->pausing = true;
+		td->pause_spin = MIN(o->thinktime_spin, o->thinktime);
+		td->pause_sleep = o->thinktime - td->pause_spin;
+	}
+	if (!stop && !td->pausing && td->rated && !sync_due(td) &&
+	    !td->draining && td->inflight < o->iodepth) {
+		if (!td->ddir_chosen) {
+			td->next_ddir = pick_ddir(td);
+			td->ddir_chosen = true;
+		}
+		sim_time wait = rate_wait(td);
+		if (wait) {
+			td->pausing = true;
+			td->pause_spin = 0;
+			td->pause_sleep = wait;
+		}
+	}
+	if (stop)
+		td->pausing = false;
+	if (td->pausing) {
+		/* io_u_quiesce: commit what is queued, reap all in flight. */
+		if (td->queued) {
+			td->queued = 0;
+			td->eng->commit(td);
+		} else if (td->inflight) {
+			td->eng->getevents(td, td->inflight, td->inflight);
+		} else {
+			pause_now(td);
+		}
+		return;
+	}
 	/* iodepth_low: once the queue has been full, fio reaps until it is
 	 * down to iodepth_low before it queues again (wait_for_completions). */
 	if (td->inflight >= o->iodepth)
@@ -578,9 +727,11 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 				f->ops->fadvise_dontneed(f);
 		}
 		task_start(td->task, SIM_MSG(c, TD_LOOP, NULL, 0));
-	}
-	else
+	} else if (type == TD_SLEPT) {
+		usec_sleep(td, 0);
+	} else {
 		do_io(td);
+	}
 }
 
 static const struct sim_component_ops td_ops = {
@@ -654,12 +805,12 @@ static bool check_modelled(const struct job *job, GError **err)
 	const struct job_options *o = &job->o;
 
 	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
-		if (o->rate[d] || o->rate_iops[d])
+		if ((o->rate[d] || o->rate_iops[d]) && o->ramp_time)
 			return refuse(job, o->rate[d] ? "rate" : "rate_iops", err,
-				      "rate limits are not modelled yet");
+				      "a rate limit with ramp_time is not modelled "
+				      "yet (whether fio counts it from the ramp's "
+				      "end)");
 	}
-	if (o->thinktime)
-		return refuse(job, "thinktime", err, "thinktime is not modelled yet");
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
 		return refuse(job, "rw", err, "trims are not modelled yet");
 	if (o->rw_seq_add < 0)
@@ -909,6 +1060,17 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 
 	if (td->eng->init && !td->eng->init(td, err))
 		return NULL;
+	/* fio_time_init's calibration: the longest of ten nanosleep(1 us)
+	 * calls, from the clock read before to the one after. */
+	const struct host_params *hp = host_params(sys->host);
+	td->sleep_granularity = SIM_USEC + hp->timer_slack + hp->syscall +
+				hp->irq_entry + hp->wakeup + hp->ctx_switch;
+	/* fio's __setup_rate: rate, else rate_iops times the smallest bs. */
+	for (int d = FIO_DDIR_READ; d <= FIO_DDIR_WRITE; d++) {
+		td->rate_bps[d] = o->rate[d] ? o->rate[d] :
+				  (uint64_t)o->rate_iops[d] * o->min_bs[d];
+		td->rated |= td->rate_bps[d] != 0;
+	}
 	/* After init: an engine may turn out synchronous (null at iodepth 1). */
 	stats_config_init(&td->stats_cfg);
 	td->stats_cfg.disable_lat = o->disable_lat;
@@ -940,6 +1102,10 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 	st_prep = stage_register("fio_get_io_u", CPU_USR, "fio: get_io_u");
 	st_complete = stage_register("fio_io_completed", CPU_USR, "fio: io_completed");
 	st_loop = stage_register("fio_do_io", CPU_USR, "fio: do_io");
+	st_think_spin = stage_register("fio_thinktime_spin", CPU_USR,
+				       "fio: usec_spin (thinktime_spin)");
+	st_usec_spin = stage_register("fio_usec_sleep_spin", CPU_USR,
+				      "fio: usec_sleep, the spin after nanosleep");
 	r->sys = sys;
 	r->jl = jl;
 	r->threads = g_ptr_array_new();

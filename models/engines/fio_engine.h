@@ -94,6 +94,22 @@ struct fio_thread {
 	uint64_t write_issues;
 	bool last_was_write, last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
+	/* rate, rate_iops (fio's rate_ddir, usec_for_io): bytes per second
+	 * per direction, bytes issued, and when the next I/O may go, in ns
+	 * since the job started (fio: rate_next_io_time, in microseconds) */
+	bool rated;
+	uint64_t rate_bps[2], rate_issue_bytes[2];
+	sim_time rate_next[2], rate_last[2];
+	bool ddir_chosen;	/* next_ddir was drawn before a rate sleep */
+	enum fio_ddir next_ddir;
+	/* thinktime (handle_thinktime): completed reads and writes, and
+	 * their count at the last think */
+	uint64_t rw_completed, think_last;
+	/* a think or rate pause waits for the I/O in flight (io_u_quiesce),
+	 * then spins and sleeps this long */
+	bool pausing;
+	sim_time pause_spin, pause_sleep, pause_end;
+	sim_time sleep_granularity;	/* fio's ns_granularity */
 	bool exhausted, started, finished, stats_on;
 	int error;
 	bool power_cut;		/* error is the power loss, not the job's own */

@@ -172,6 +172,7 @@ struct host {
 	struct cpu *cpus;
 	GPtrArray *tasks;
 	struct xctx *current;
+	struct sim_component hrtimer;	/* tasks' nanosleep timers */
 	sim_time stage_ns[STAGE_MAX];
 	uint64_t stage_cnt[STAGE_MAX];
 };
@@ -218,6 +219,9 @@ const struct param_def host_param_table[] = {
 	{"preempt", PARAM_ENUM, P(preempt), "voluntary", 0, 0, "",
 	 "kernel preemption model (CONFIG_PREEMPT_NONE/VOLUNTARY/PREEMPT)",
 	 preempt_models},
+	{"timer_slack_ns", PARAM_TIME, P(timer_slack), "50000", 0, 1e9, "ns",
+	 "how late a normal task's nanosleep may end (its hrtimer's slack; "
+	 "PR_SET_TIMERSLACK's default)"},
 	PARAM_END,
 };
 
@@ -1075,6 +1079,42 @@ void task_wake(struct task *t)
 	}
 }
 
+/* nanosleep: the timer is armed as the syscall's work ends; it fires its
+ * slack after the time asked for (a lone timer expires at its hard
+ * expiry) and wakes the task from an interrupt on the task's CPU. */
+enum { HRT_ARM, HRT_EXPIRE, HRT_IRQ };
+
+static void hrtimer_handle(struct sim_component *comp, unsigned type, void *ptr,
+			   uint64_t arg)
+{
+	struct host *h = (struct host *)((char *)comp - offsetof(struct host, hrtimer));
+	struct task *t = ptr;
+
+	switch (type) {
+	case HRT_ARM:
+		sim_after(h->sim, arg + h->p.timer_slack, comp, HRT_EXPIRE, t, 0);
+		break;
+	case HRT_EXPIRE:
+		cpu_raise_irq(&h->cpus[t->cpu], SIM_MSG(comp, HRT_IRQ, t, 0));
+		break;
+	case HRT_IRQ:
+		xctx_wake(h->current, t);
+		break;
+	}
+}
+
+static const struct sim_component_ops hrtimer_ops = {
+	.name = "hrtimer",
+	.handle = hrtimer_handle,
+};
+
+void task_nanosleep(struct task *t, sim_time ns, struct sim_msg on_wake)
+{
+	xctx_syscall(&t->x, 1);
+	xctx_defer(&t->x, SIM_MSG(&t->x.h->hrtimer, HRT_ARM, t, ns));
+	task_sleep(t, on_wake);
+}
+
 static void wake_action(struct sim_component *comp, unsigned type, void *ptr,
 			uint64_t arg)
 {
@@ -1205,6 +1245,7 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 	h->p.min_granularity *= factor;
 	bool idle_ok = parse_idle_states(p->idle_states, h->idle, &h->nidle, NULL);
 	g_assert(idle_ok);
+	sim_component_init(s, &h->hrtimer, &hrtimer_ops, "hrtimer");
 	h->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
 	h->cpus = g_new0(struct cpu, p->ncpus);
 	for (unsigned i = 0; i < p->ncpus; i++) {

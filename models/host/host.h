@@ -88,6 +88,7 @@ struct host_params {
 	sim_time wakeup_granularity;	/* wake-up preemption granularity */
 	sim_time min_granularity;	/* minimum slice before tick preemption */
 	int preempt;			/* enum preempt_model */
+	sim_time timer_slack;		/* how late a nanosleep may end */
 };
 
 extern const struct param_def host_param_table[];
@@ -193,6 +194,9 @@ static inline void task_spin(struct task *t, stage_id st, struct sim_msg on_wake
 	task_spin_fields(t, st, on_wake.c, on_wake.type, on_wake.ptr, on_wake.arg);
 }
 void task_exit(struct task *t);
+/* nanosleep(ns): the syscall, then asleep until a timer wakes the task,
+ * ns plus the host's timer slack after the step's work. */
+void task_nanosleep(struct task *t, sim_time ns, struct sim_msg on_wake);
 
 /* Wake t now (from a deferred action or from outside any context). */
 void task_wake(struct task *t);

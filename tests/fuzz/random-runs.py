@@ -48,7 +48,10 @@ OPTIONAL = [
     ("fsync_on_close", ["1"]), ("stonewall", [None]),
     ("group_reporting", [None]), ("bssplit", ["4k/50:64k/50"]),
     ("io_size", ["2m"]), ("loops", ["2"]), ("write_lat_log", ["lat"]),
-    ("percentile_list", ["50:99"]),
+    ("percentile_list", ["50:99"]), ("thinktime", ["10us", "1ms"]),
+    ("thinktime_spin", ["5us"]), ("thinktime_blocks", ["4"]),
+    ("rate_iops", ["1000", "200,100"]), ("rate", ["1m"]),
+    ("rate_process", ["poisson"]),
 ]
 KERNEL = ["dio_caller_comp", "bio_nocopy_bvec", "iomap_per_block_dirty",
           "async_buffered_reads", "io_uring_defer_taskrun",

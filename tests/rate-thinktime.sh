@@ -1,0 +1,64 @@
+#!/bin/sh
+# Description: fio's rate limits and think times pause its loop as fio
+# does: rate and rate_iops (linear, per direction, Poisson) hold the job
+# at its rate, and a think time sleeps (nanosleep, then a spin for the
+# rest, as fio's usec_sleep does, so that the timer slack does not make
+# it late) or spins when shorter than a nanosleep can be. Where fio 3.33
+# is installed, the same null-engine jobs run in both, and the IOPS must
+# agree within 2% for the rates (fio's own clock makes them exact) and
+# 10% for think times (fio's loop costs more on a loaded machine). A case
+# marked "own" is not run in fio: fio 3.33 can sleep for ever with
+# thinktime_spin when the machine is busy (the spin outlasts the think
+# time and the rest, negative, becomes a huge unsigned sleep).
+. "$top_srcdir/tests/tap.sh"
+
+# fio options|tolerance (fraction)|expected read IOPS without fio|write|fio or own
+cases='--rate_iops=1000|0.02|1000|0|fio
+--rate_iops=1000 --iodepth=8|0.02|1000|0|fio
+--rate=4m|0.02|1024|0|fio
+--rate_iops=500,200 --rw=randrw|0.02|500|200|fio
+--rate_iops=1000 --rate_process=poisson --runtime=3|0.05|1000|0|fio
+--thinktime=20|0.10|49400|0|fio
+--thinktime=1ms --thinktime_blocks=4 --iodepth=4|0.10|3996|0|fio
+--thinktime=200 --thinktime_spin=100|0.05|4970|0|own'
+plan $(( $(printf '%s\n' "$cases" | wc -l) + 2 ))
+
+fio=$(command -v fio || true)
+[ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' || fio=
+
+iops() {
+	python3 -c 'import json, sys
+j = json.load(sys.stdin)["jobs"][0]
+print(round(j["read"]["iops"]), round(j["write"]["iops"]))'
+}
+
+while IFS='|' read -r opts tol want_r want_w with <&3; do
+	set -- --name=n --ioengine=null --size=1g --bs=4k --rw=randread \
+		--time_based --runtime=1 $opts --output-format=json
+	got=$("$STORSIM" run "$@" 2>/dev/null | iops)
+	if [ -n "$fio" ] && [ "$with" = fio ]; then
+		want=$("$fio" "$@" 2>/dev/null | iops)
+		what="fio"
+	else
+		want="$want_r $want_w"
+		what="expected"
+	fi
+	check "$opts: IOPS (read write) $got, $what $want" python3 -c "
+import sys
+got, want, tol = [float(v) for v in '$got'.split()], [float(v) for v in '$want'.split()], $tol
+sys.exit(not all(abs(g - w) <= tol * max(w, 1) for g, w in zip(got, want)))"
+done 3<<EOF
+$cases
+EOF
+
+out=$("$STORSIM" run --name=n --ioengine=null --size=1g --bs=4k --time_based \
+	--runtime=100ms --thinktime=20 --output-format=json 2>/dev/null)
+check "a think time shorter than a nanosleep is spun: no context switch" \
+	python3 -c "import json, sys; j = json.loads(sys.argv[1])['jobs'][0]; sys.exit(not (j['ctx'] == 0 and j['usr_cpu'] > 99))" "$out"
+"$STORSIM" run --name=n --ioengine=null --size=1m --rate_iops=100 \
+	--ramp_time=1s >/dev/null 2>"$top_builddir/rate-ramp.err"
+rc=$?
+grep -q "option 'rate_iops'" "$top_builddir/rate-ramp.err"
+check "rate with ramp_time is refused, naming the option" test $rc -eq 1 -a $? -eq 0
+rm -f "$top_builddir/rate-ramp.err"
+finish
