@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "experiment.h"
+#include "output.h"
 #include "util.h"
 #include "workload.h"
 
@@ -738,7 +739,7 @@ int cmd_reproduce(int argc, char **argv)
 				JSON_C_TO_STRING_NOSLASHESCAPE) : text->str;
 		if (output) {
 			g_autofree char *with_nl = g_strconcat(out, json ? "\n" : "", NULL);
-			if (!g_file_set_contents(output, with_nl, -1, &err)) {
+			if (!output_write_file(output, with_nl, &err)) {
 				fprintf(stderr, "storsim reproduce: %s\n", err->message);
 				failed = true;
 			}

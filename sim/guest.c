@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "guest.h"
+#include "output.h"
 #include "util.h"
 
 #define MARK_BEGIN "STORSIM-FIO-BEGIN "
@@ -1053,7 +1054,7 @@ static int guest_cmd_compare(int argc, char **argv)
 		g_autofree char *text = g_strconcat(
 			json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
 							  JSON_C_TO_STRING_NOSLASHESCAPE), "\n", NULL);
-		bool ok = g_file_set_contents(json_out, text, -1, &err);
+		bool ok = output_write_file(json_out, text, &err);
 
 		json_object_put(j);
 		if (!ok)

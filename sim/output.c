@@ -12,6 +12,8 @@
  * (num2str), init.c (--output-format names), eta.c (eta). Facts only; the
  * code is storsim's.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -249,6 +251,18 @@ gboolean output_write_file(const char *path, const char *text, GError **err)
 {
 	g_autoptr(GError) local = NULL;
 
+	if (storsim_write_in_place(path)) {
+		FILE *f = fopen(path, "w");
+		gboolean ok = f && fputs(text, f) >= 0;
+
+		if (f && fclose(f) != 0)
+			ok = FALSE;
+		if (!ok)
+			g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_IO,
+				    "%s: cannot write results: %s", path,
+				    g_strerror(errno));
+		return ok;
+	}
 	/* g_file_set_contents writes a temporary file beside path and
 	 * renames it over path: readers see the old file or the new one. */
 	if (g_file_set_contents(path, text, -1, &local))

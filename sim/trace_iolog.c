@@ -222,8 +222,12 @@ struct iolog_writer {
 struct iolog_writer *iolog_writer_new(const char *path, GError **err)
 {
 	struct iolog_writer *w;
-	char *tmp = g_strconcat(path, ".XXXXXX", NULL);
-	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
+	/* Whole or not at all, through a temporary file renamed into place,
+	 * except where the rename would replace a device or a link. */
+	gboolean in_place = storsim_write_in_place(path);
+	char *tmp = in_place ? NULL : g_strconcat(path, ".XXXXXX", NULL);
+	int fd = in_place ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) :
+			    g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0666);
 	FILE *f;
 
 	if (fd < 0) {
@@ -237,7 +241,8 @@ struct iolog_writer *iolog_writer_new(const char *path, GError **err)
 		storsim_input_error(err, path, 0, NULL, "cannot create: %s",
 				    g_strerror(errno));
 		close(fd);
-		unlink(tmp);
+		if (tmp)
+			unlink(tmp);
 		g_free(tmp);
 		return NULL;
 	}
@@ -414,15 +419,17 @@ bool iolog_writer_close(struct iolog_writer *w, GError **err)
 		if (fe->name && fe->open)
 			write_line(w, w->last_us, fe, "close", false, 0, 0);
 	}
-	if (!w->error && (fflush(w->f) || ferror(w->f) || fsync(fileno(w->f))))
+	if (!w->error && (fflush(w->f) || ferror(w->f) ||
+			  (w->tmp && fsync(fileno(w->f)))))
 		writer_fail(w, "cannot write: %s", g_strerror(errno));
 	if (fclose(w->f) && !w->error)
 		writer_fail(w, "cannot write: %s", g_strerror(errno));
-	if (!w->error && rename(w->tmp, w->path))
+	if (!w->error && w->tmp && rename(w->tmp, w->path))
 		writer_fail(w, "cannot rename %s into place: %s", w->tmp,
 			    g_strerror(errno));
 	if (w->error) {
-		unlink(w->tmp);
+		if (w->tmp)
+			unlink(w->tmp);
 		g_propagate_error(err, g_steal_pointer(&w->error));
 		writer_free(w);
 		return false;
@@ -434,6 +441,7 @@ bool iolog_writer_close(struct iolog_writer *w, GError **err)
 void iolog_writer_abort(struct iolog_writer *w)
 {
 	fclose(w->f);
-	unlink(w->tmp);
+	if (w->tmp)
+		unlink(w->tmp);
 	writer_free(w);
 }

@@ -1,5 +1,7 @@
 /* Error reporting helpers. */
 #include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 
 #include "util.h"
 
@@ -52,4 +54,15 @@ int storsim_json_key_line(const char *text, const char *key)
 	for (const char *p = text; p < hit; p++)
 		line += *p == '\n';
 	return line;
+}
+
+gboolean storsim_write_in_place(const char *path)
+{
+	GStatBuf st;
+
+	if (g_lstat(path, &st) != 0)
+		return FALSE;
+	if (S_ISLNK(st.st_mode))
+		return TRUE;
+	return !S_ISREG(st.st_mode);
 }

@@ -37,4 +37,10 @@ void storsim_unsupported_error(GError **err, const char *file, int line,
  * this way. */
 int storsim_json_key_line(const char *text, const char *key);
 
+/* Whether an output file at path must be written in place rather than
+ * through a temporary file renamed over it: path is a device, a FIFO or a
+ * socket (/dev/null, /dev/stdout), which the rename would replace with a
+ * plain file, or a symbolic link, which it would replace with the file. */
+gboolean storsim_write_in_place(const char *path);
+
 #endif

@@ -42,8 +42,8 @@ EXTRA_DIST += tests/fio-logs.sh tests/fio-logs-vs-fio.sh
 
 # fio's null engine issues each io_u once
 TESTS += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh
-TESTS += tests/rate-thinktime.sh
-EXTRA_DIST += tests/rate-thinktime.sh
+TESTS += tests/rate-thinktime.sh tests/output-special-files.sh
+EXTRA_DIST += tests/rate-thinktime.sh tests/output-special-files.sh
 EXTRA_DIST += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh
 
 check_PROGRAMS += tests/unit/test-output-golden
