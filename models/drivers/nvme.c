@@ -80,6 +80,13 @@ struct nvme_queue {
 	uint32_t sq_tail;
 	uint32_t cq_head;
 	uint8_t cq_phase;
+	/* Entries queued and CQEs consumed since the start, and how many of
+	 * each the last doorbell written announced: a doorbell is written at
+	 * the end of the work that queued it, so one from a context that an
+	 * interrupt preempted can come after the interrupt's newer one; the
+	 * kernel writes it under the queue's lock, never going backwards. */
+	uint64_t sq_count, sq_count_rung;
+	uint64_t cq_count, cq_count_rung;
 	struct blk_hctx *hctx;
 	struct task *poller;	/* spinning for a CQE on this poll queue */
 };
@@ -216,6 +223,7 @@ static bool cq_has_entry(const struct nvme_queue *nq)
 static struct nvme_cqe cq_pop(struct nvme_queue *nq)
 {
 	struct nvme_cqe c = nq->cq[nq->cq_head];
+	nq->cq_count++;
 	if (++nq->cq_head == nq->depth) {
 		nq->cq_head = 0;
 		nq->cq_phase ^= 1;
@@ -352,9 +360,10 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
 	nq->sq_tail = (nq->sq_tail + 1) % nq->depth;
+	nq->sq_count++;
 	if (last) {
 		xctx_charge(x, st_sq_db, d->p.sq_doorbell);
-		xctx_defer(x, SIM_MSG(&d->comp, DRV_SQ_DOORBELL, nq, nq->sq_tail));
+		xctx_defer(x, SIM_MSG(&d->comp, DRV_SQ_DOORBELL, nq, nq->sq_count));
 	}
 }
 
@@ -388,7 +397,7 @@ static unsigned process_cq(struct nvme_drv *d, struct nvme_queue *nq,
 	}
 	if (n) {
 		xctx_charge(x, st_cq_db, d->p.cq_doorbell);
-		xctx_defer(x, SIM_MSG(&d->comp, DRV_CQ_DOORBELL, nq, nq->cq_head));
+		xctx_defer(x, SIM_MSG(&d->comp, DRV_CQ_DOORBELL, nq, nq->cq_count));
 	}
 	if (batch)
 		xctx_charge(x, st_batch, d->p.complete_batch);
@@ -432,10 +441,18 @@ static void drv_handle(struct sim_component *c, unsigned type, void *ptr,
 		break;
 	}
 	case DRV_SQ_DOORBELL:
-		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid), 4, arg);
+		if (arg <= nq->sq_count_rung)
+			break;	/* a newer doorbell announced these already */
+		nq->sq_count_rung = arg;
+		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid), 4,
+				    (uint32_t)(arg % nq->depth));
 		break;
 	case DRV_CQ_DOORBELL:
-		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid) + 4, 4, arg);
+		if (arg <= nq->cq_count_rung)
+			break;
+		nq->cq_count_rung = arg;
+		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid) + 4, 4,
+				    (uint32_t)(arg % nq->depth));
 		break;
 	}
 }
