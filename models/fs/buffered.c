@@ -98,31 +98,40 @@ static void read_end_io(struct xctx *x, struct bio *bio)
 	sim_pool_put(&ra_pool, r);
 }
 
+/* Map the locked folios [first, first + n) once (->readahead's
+ * ext4_map_blocks or iomap_begin for the run) and send one read bio for
+ * size bytes of them from byte offset off of the first; read_end_io
+ * unlocks them. */
+static void read_bio(struct xctx *x, struct inode *ino, uint64_t first,
+		     unsigned n, uint64_t off, uint64_t size)
+{
+	struct mapping *m = ino->map;
+	struct blk_queue *q = fs_queue(ino->fs);
+	struct ra_io *r = sim_pool_get(&ra_pool);
+
+	xctx_charge(x, st_map, fs_params(ino->fs)->iomap_begin);
+	*r = (struct ra_io){.m = m, .first = first, .n = n};
+	struct bio *bio = bio_alloc(x, q, n, false);
+	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page * n);
+	bio->op = REQ_OP_READ;
+	bio->sector = ino->start_sector + (first * m->folio_size + off) / 512;
+	bio->size = (uint32_t)size;
+	bio->nr_segs = n;
+	bio->end_io = read_end_io;
+	bio->private = r;
+	submit_bio(x, bio);
+}
+
 /* Read folios [first, first + n) into the cache: create them locked and
  * send one read bio for the run. */
 static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
 			unsigned n)
 {
 	struct mapping *m = ino->map;
-	struct blk_queue *q = fs_queue(ino->fs);
-	struct ra_io *r = sim_pool_get(&ra_pool);
-	uint32_t fs = m->folio_size;
 
 	for (unsigned i = 0; i < n; i++)
 		folio_create(x, m, first + i);
-	/* ->readahead maps the folios' blocks (ext4_map_blocks,
-	 * iomap_begin) once for the run. */
-	xctx_charge(x, st_map, fs_params(ino->fs)->iomap_begin);
-	*r = (struct ra_io){.m = m, .first = first, .n = n};
-	struct bio *bio = bio_alloc(x, q, n, false);
-	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page * n);
-	bio->op = REQ_OP_READ;
-	bio->sector = ino->start_sector + first * (fs / 512);
-	bio->size = n * fs;
-	bio->nr_segs = n;
-	bio->end_io = read_end_io;
-	bio->private = r;
-	submit_bio(x, bio);
+	read_bio(x, ino, first, n, 0, (uint64_t)n * m->folio_size);
 }
 
 /* filemap_read_folio for a cached folio whose blocks a write left partly
@@ -134,26 +143,13 @@ static void read_folio_missing(struct xctx *x, struct inode *ino,
 			       struct folio *f, uint64_t index)
 {
 	struct mapping *m = ino->map;
-	struct blk_queue *q = fs_queue(ino->fs);
 	uint64_t missing = all_blocks(m) & ~f->uptodate;
 	unsigned lo = (unsigned)__builtin_ctzll(missing);
 	unsigned hi = 63u - (unsigned)__builtin_clzll(missing);
 	uint32_t bs = m->folio_size / m->blocks_per_folio;
-	struct ra_io *r = sim_pool_get(&ra_pool);
 
 	f->locked = true;
-	xctx_charge(x, st_map, fs_params(ino->fs)->iomap_begin);
-	*r = (struct ra_io){.m = m, .first = index, .n = 1};
-	struct bio *bio = bio_alloc(x, q, 1, false);
-	xctx_charge(x, st_bio, blk_queue_params(q)->bio_add_page);
-	bio->op = REQ_OP_READ;
-	bio->sector = ino->start_sector +
-		      (index * m->folio_size + (uint64_t)lo * bs) / 512;
-	bio->size = (hi - lo + 1) * bs;
-	bio->nr_segs = 1;
-	bio->end_io = read_end_io;
-	bio->private = r;
-	submit_bio(x, bio);
+	read_bio(x, ino, index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs);
 }
 
 /* page_cache_sync_ra for a miss at index: a random read is read as is; a
