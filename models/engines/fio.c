@@ -503,11 +503,9 @@ static void rate_issued(struct fio_thread *td, const struct fio_io_u *u)
 		double unit = 1.0 - sim_rng_unit(&td->comp.rng);	/* (0, 1] */
 		uint64_t us = iops ? (uint64_t)((double)(1000000 / iops) *
 						 -log(unit)) : 0;
-		td->rate_last[d] += us * SIM_USEC;
-		td->rate_next[d] = td->rate_last[d];
+		td->rate_next[d] += us * SIM_USEC;
 	} else if (!o->rate[d] && o->bssplit_nr[d]) {
-		td->rate_last[d] += iops ? 1000000 / iops * SIM_USEC : 0;
-		td->rate_next[d] = td->rate_last[d];
+		td->rate_next[d] += iops ? 1000000 / iops * SIM_USEC : 0;
 	} else {
 		uint64_t b = td->rate_issue_bytes[d];
 		td->rate_next[d] = (b % bps * 1000000 / bps + b / bps * 1000000) *

@@ -99,7 +99,7 @@ struct fio_thread {
 	 * since the job started (fio: rate_next_io_time, in microseconds) */
 	bool rated;
 	uint64_t rate_bps[2], rate_issue_bytes[2];
-	sim_time rate_next[2], rate_last[2];
+	sim_time rate_next[2];
 	bool ddir_chosen;	/* next_ddir was drawn before a rate sleep */
 	enum fio_ddir next_ddir;
 	/* thinktime (handle_thinktime): completed reads and writes, and
