@@ -42,7 +42,8 @@ output_entry_group(const struct output_report *r, const struct output_entry *e)
 double output_bw_share(const struct stats_group *g, enum stats_ddir d,
 		       double mean);
 
-/* usr and sys CPU as percentages of job_runtime (0 when it is 0). */
+/* usr and sys CPU, in whole ms as fio counts them, as percentages of
+ * job_runtime (0 when it is 0). */
 void output_cpu_percent(const struct job_stats *ts, double *usr, double *sys);
 
 /* ctime()-style date of a timestamp, in UTC so that output does not depend
