@@ -15,6 +15,8 @@
 
 struct run_opts {
 	char *format;
+	gboolean minimal;
+	int terse_version;
 	char *output;
 	gboolean parse_only;
 	gboolean cmdhelp;
@@ -47,6 +49,8 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
+
+	out.terse_version = (unsigned)ro->terse_version;
 	g_autoptr(GString) own = g_string_new(NULL);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
@@ -80,9 +84,21 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	struct fio_run *run = NULL;
 	int ret = 1;
 
-	if (!output_parse_formats(ro->format ? ro->format : "normal", "command line",
-				  0, &formats, &err))
+	if (ro->minimal && ro->format) {
+		storsim_input_error(&err, "command line", 0, "minimal",
+				    "is --output-format=terse: give one of the two");
 		goto out;
+	}
+	if (!output_parse_formats(ro->minimal ? "terse" :
+				  ro->format ? ro->format : "normal",
+				  "command line", 0, &formats, &err))
+		goto out;
+	if (ro->terse_version && (ro->terse_version < 2 || ro->terse_version > 5)) {
+		storsim_input_error(&err, "command line", 0, "terse-version",
+				    "%d is not a terse version (2, 3, 4 or 5)",
+				    ro->terse_version);
+		goto out;
+	}
 	sys = system_new(cfg, &err);
 	if (!sys)
 		goto out;
@@ -149,7 +165,12 @@ int cmd_run(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[JOBFILE...]");
 	const GOptionEntry entries[] = {
 		{"output-format", 0, 0, G_OPTION_ARG_STRING, &ro.format,
-		 "normal, json or json+, several separated by commas", "FORMAT"},
+		 "normal, json, json+ or terse, several separated by commas",
+		 "FORMAT"},
+		{"minimal", 0, 0, G_OPTION_ARG_NONE, &ro.minimal,
+		 "Terse output: --output-format=terse", NULL},
+		{"terse-version", 0, 0, G_OPTION_ARG_INT, &ro.terse_version,
+		 "Version of the terse format: 2, 3 (default), 4 or 5", "N"},
 		{"output", 0, 0, G_OPTION_ARG_FILENAME, &ro.output,
 		 "Write the results to FILE, whole or not at all", "FILE"},
 		{"parse-only", 0, 0, G_OPTION_ARG_NONE, &ro.parse_only,

@@ -22,7 +22,7 @@ libstorsim_a_SOURCES += \
 	sim/stats.c sim/stats.h \
 	sim/fio_logs.c sim/fio_logs.h \
 	sim/output.c sim/output.h sim/output_int.h \
-	sim/output_json.c sim/output_normal.c
+	sim/output_json.c sim/output_normal.c sim/output_terse.c
 libstorsim_a_SOURCES += \
 	sim/options.c sim/options.h \
 	sim/jobfile.c sim/jobfile.h

@@ -18,6 +18,7 @@ enum output_format {
 	OUTPUT_NORMAL = 1 << 0,
 	OUTPUT_JSON = 1 << 1,
 	OUTPUT_JSON_PLUS = 1 << 2,	/* json with histogram "bins" */
+	OUTPUT_TERSE = 1 << 3,		/* one ';'-separated line per entry */
 };
 
 /* An option as the user wrote it, echoed in "global options"/"job options". */
@@ -84,20 +85,23 @@ struct output_run {
 	size_t nr_disks;
 	struct json_object *json_extra;	/* borrowed; top-level "storsim" */
 	const char *text_extra;		/* printed at the end of normal */
+	unsigned terse_version;		/* 2..5; 0 means fio's default, 3 */
 };
 
 /* fio's defaults for everything but names and statistics. */
 void output_job_init(struct output_job *job);
 
 /*
- * Parse --output-format: a comma-separated list of normal, json, json+.
+ * Parse --output-format: a comma-separated list of normal, json, json+,
+ * terse.
  * On error names the option, with file and line when given.
  */
 gboolean output_parse_formats(const char *text, const char *file, int line,
 			      unsigned *formats, GError **err);
 
 /* The whole output for formats (a mask of enum output_format), as fio
- * prints it: the normal preamble, the JSON document, the normal results. */
+ * prints it: the normal preamble, the terse lines, the JSON document, the
+ * normal results. */
 char *output_render(const struct output_run *run, unsigned formats);
 
 /* The JSON document; plus adds "bins". The caller owns the result. */
@@ -105,6 +109,9 @@ struct json_object *output_json(const struct output_run *run, bool plus);
 /* Serialise a json-c value as fio's json.c does: two-space indentation,
  * " : " between key and value, floats with six decimals. */
 void output_json_print(GString *out, struct json_object *obj);
+
+/* The terse lines, one per reported entry, in run->terse_version. */
+void output_terse(GString *out, const struct output_run *run);
 
 /* The normal-format preamble (job headers, version, "Starting N
  * processes") and results. */

@@ -41,10 +41,12 @@ TESTS += tests/unit/test-fio-logs tests/fio-logs.sh tests/fio-logs-vs-fio.sh
 EXTRA_DIST += tests/fio-logs.sh tests/fio-logs-vs-fio.sh
 
 # fio's null engine issues each io_u once
-TESTS += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh
+TESTS += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh \
+	tests/terse.sh
 TESTS += tests/rate-thinktime.sh tests/output-special-files.sh
 EXTRA_DIST += tests/rate-thinktime.sh tests/output-special-files.sh
-EXTRA_DIST += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh
+EXTRA_DIST += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh \
+	tests/terse.sh
 
 check_PROGRAMS += tests/unit/test-output-golden
 tests_unit_test_output_golden_SOURCES = tests/unit/test-output-golden.c
