@@ -88,7 +88,7 @@ static void read_end_io(struct xctx *x, struct bio *bio)
 	const struct pagecache_params *p = pagecache_params(r->m->pc);
 
 	for (unsigned i = 0; i < r->n; i++) {
-		struct folio *f = r->m->slot[r->first + i];
+		struct folio *f = mapping_folio(r->m, r->first + i);
 		xctx_charge(x, st_read_end, p->read_end);
 		if (bio->status == BLK_STS_OK)
 			f->uptodate = all_blocks(r->m);
@@ -173,7 +173,7 @@ static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
 	blk_start_plug(x);
 	for (uint64_t i = index; i < index + n; ) {
 		uint64_t run = 0;
-		while (i + run < index + n && !m->slot[i + run] && run < 256)
+		while (i + run < index + n && !mapping_folio(m, i + run) && run < 256)
 			run++;
 		if (run)
 			read_folios(x, ino, i, (unsigned)run);
@@ -204,9 +204,11 @@ static long copy_out(struct xctx *x, struct kiocb *iocb)
 	uint64_t first = iocb->pos / m->folio_size;
 	uint64_t last = (iocb->pos + iocb->len - 1) / m->folio_size;
 
-	for (uint64_t i = first; i <= last; i++)
-		if (m->slot[i])
-			folio_touch(m->slot[i]);
+	for (uint64_t i = first; i <= last; i++) {
+		struct folio *f = mapping_folio(m, i);
+		if (f)
+			folio_touch(f);
+	}
 	charge_copy(x, st_copy_to, p, iocb->len);
 	return (long)iocb->len;
 }
@@ -239,7 +241,7 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 			if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
 				return -VFS_EAGAIN;
 			readahead(x, ino, i, last - i + 1);
-			f = m->slot[i];
+			f = mapping_folio(m, i);
 		}
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
 		if ((f->uptodate & mask) == mask)

@@ -145,6 +145,72 @@ uint32_t pagecache_folio_size(const struct pagecache *pc)
 	return pc->folio_size;
 }
 
+#define TAB_MIN_SHIFT 4
+
+static uint64_t home(const struct mapping *m, uint64_t index)
+{
+	return (index * UINT64_C(0x9e3779b97f4a7c15)) >> m->tab_shift;
+}
+
+static void tab_alloc(struct mapping *m, unsigned bits)
+{
+	m->tab_shift = 64 - bits;
+	m->tab_mask = (UINT64_C(1) << bits) - 1;
+	m->tab = g_new0(struct mapping_entry, m->tab_mask + 1);
+}
+
+static void tab_put(struct mapping *m, uint64_t index, struct folio *f)
+{
+	uint64_t pos = home(m, index);
+
+	while (m->tab[pos].folio)
+		pos = (pos + 1) & m->tab_mask;
+	m->tab[pos] = (struct mapping_entry){.index = index, .folio = f};
+}
+
+/* Add a folio, doubling the table first when it would be over half full. */
+static void tab_add(struct mapping *m, uint64_t index, struct folio *f)
+{
+	if (2 * (m->tab_used + 1) > m->tab_mask + 1) {
+		struct mapping_entry *old = m->tab;
+		uint64_t n = m->tab_mask + 1;
+
+		tab_alloc(m, 64 - m->tab_shift + 1);
+		for (uint64_t i = 0; i < n; i++)
+			if (old[i].folio)
+				tab_put(m, old[i].index, old[i].folio);
+		g_free(old);
+	}
+	tab_put(m, index, f);
+	m->tab_used++;
+}
+
+/* Remove index's entry, moving later entries of its probe run back into
+ * the gap so that no lookup stops short of them. */
+static void tab_del(struct mapping *m, uint64_t index)
+{
+	uint64_t pos = home(m, index), j;
+
+	while (m->tab[pos].index != index || !m->tab[pos].folio)
+		pos = (pos + 1) & m->tab_mask;
+	m->tab_used--;
+	for (j = pos;;) {
+		m->tab[pos].folio = NULL;
+		for (;;) {
+			j = (j + 1) & m->tab_mask;
+			if (!m->tab[j].folio)
+				return;
+			uint64_t k = home(m, m->tab[j].index);
+			/* It stays unless its home is outside (pos, j]. */
+			if (pos <= j ? (pos < k && k <= j) : (pos < k || k <= j))
+				continue;
+			break;
+		}
+		m->tab[pos] = m->tab[j];
+		pos = j;
+	}
+}
+
 void mapping_init(struct mapping *m, struct pagecache *pc, void *host,
 		  uint64_t size, uint32_t block_size)
 {
@@ -154,7 +220,7 @@ void mapping_init(struct mapping *m, struct pagecache *pc, void *host,
 	m->blocks_per_folio = m->folio_size / m->block_size;
 	g_assert(m->blocks_per_folio <= FOLIO_BLOCKS_MAX);
 	m->nfolios = (size + m->folio_size - 1) / m->folio_size;
-	m->slot = g_new0(struct folio *, m->nfolios ? m->nfolios : 1);
+	tab_alloc(m, TAB_MIN_SHIFT);
 }
 
 void mapping_clear(struct mapping *m)
@@ -163,7 +229,7 @@ void mapping_clear(struct mapping *m)
 		m->dirty_prev->dirty_next = m->dirty_next;
 		m->dirty_next->dirty_prev = m->dirty_prev;
 	}
-	g_free(m->slot);
+	g_free(m->tab);
 	*m = (struct mapping){0};
 }
 
@@ -200,7 +266,7 @@ static bool evictable(const struct folio *f)
 static void evict(struct pagecache *pc, struct folio *f)
 {
 	lru_del(f);
-	f->m->slot[f->index] = NULL;
+	tab_del(f->m, f->index);
 	sim_pool_put(&pc->folios, f);
 	pc->st.nr_folios--;
 	pc->st.evicted++;
@@ -229,9 +295,14 @@ static bool evict_one(struct pagecache *pc)
 
 void mapping_invalidate(struct mapping *m)
 {
-	for (uint64_t i = 0; i < m->nfolios; i++)
-		if (m->slot[i] && evictable(m->slot[i]))
-			evict(m->pc, m->slot[i]);
+	/* Collected first: each eviction moves entries of the table. */
+	g_autoptr(GPtrArray) victims = g_ptr_array_new();
+
+	for (uint64_t i = 0; i <= m->tab_mask; i++)
+		if (m->tab[i].folio && evictable(m->tab[i].folio))
+			g_ptr_array_add(victims, m->tab[i].folio);
+	for (unsigned i = 0; i < victims->len; i++)
+		evict(m->pc, victims->pdata[i]);
 }
 
 static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
@@ -247,7 +318,7 @@ static struct folio *folio_get(struct pagecache *pc, struct xctx *x)
 
 struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index)
 {
-	struct folio *f = index < m->nfolios ? m->slot[index] : NULL;
+	struct folio *f = index < m->nfolios ? mapping_folio(m, index) : NULL;
 
 	xctx_charge(x, st_lookup, m->pc->p.lookup);
 	if (f)
@@ -262,10 +333,10 @@ static struct folio *insert(struct pagecache *pc, struct mapping *m,
 {
 	struct folio *f = folio_get(pc, x);
 
-	g_assert(index < m->nfolios && !m->slot[index]);
+	g_assert(index < m->nfolios && !mapping_folio(m, index));
 	f->m = m;
 	f->index = index;
-	m->slot[index] = f;
+	tab_add(m, index, f);
 	lru_add(pc, f);
 	pc->st.inserted++;
 	return f;
@@ -284,7 +355,7 @@ struct folio *folio_create(struct xctx *x, struct mapping *m, uint64_t index)
 
 void folio_preload(struct mapping *m, uint64_t index)
 {
-	if (index >= m->nfolios || m->slot[index])
+	if (index >= m->nfolios || mapping_folio(m, index))
 		return;
 	struct folio *f = insert(m->pc, m, index, NULL);
 	f->uptodate = m->blocks_per_folio == 64 ? UINT64_MAX :

@@ -57,11 +57,27 @@ struct folio {
 	struct folio *dirty_next;	/* the mapping's dirty list */
 };
 
+/*
+ * A mapping finds its folios by index in an open-addressing hash table
+ * (linear probing, deletion by backward shift): its memory follows the
+ * folios cached, not the file's size, so that random reads over a whole
+ * 2 TB device cost no more than over a small file. A flat array of slots
+ * would take 8 bytes per folio of the device (3.7 GB for 2 TB); a radix
+ * tree of small nodes, a node or two per folio when the cached folios
+ * are scattered.
+ */
+struct mapping_entry {
+	uint64_t index;
+	struct folio *folio;	/* NULL: the entry is empty */
+};
+
 struct mapping {
 	struct pagecache *pc;
 	void *host;		/* the inode */
 	uint64_t nfolios;	/* slots: the file's size in folios */
-	struct folio **slot;
+	struct mapping_entry *tab;	/* a power of two entries, at most half used */
+	uint64_t tab_mask, tab_used;
+	unsigned tab_shift;		/* 64 - log2(entries) */
 	uint32_t folio_size, block_size, blocks_per_folio;
 	uint64_t nr_dirty;	/* folios with dirty blocks */
 	uint64_t nr_writeback;	/* folios under writeback */
@@ -77,6 +93,19 @@ struct pagecache *pagecache_new(struct host *h, const struct pagecache_params *p
 void pagecache_free(struct pagecache *pc);
 const struct pagecache_params *pagecache_params(const struct pagecache *pc);
 uint32_t pagecache_folio_size(const struct pagecache *pc);
+
+/* The folio cached at index (< m->nfolios), or NULL. */
+static inline struct folio *mapping_folio(const struct mapping *m, uint64_t index)
+{
+	/* Fibonacci hashing: consecutive indexes spread over the table. */
+	uint64_t pos = (index * UINT64_C(0x9e3779b97f4a7c15)) >> m->tab_shift;
+
+	for (;; pos = (pos + 1) & m->tab_mask) {
+		const struct mapping_entry *e = &m->tab[pos];
+		if (!e->folio || e->index == index)
+			return e->folio;
+	}
+}
 
 /* A mapping for host's file of size bytes and block_size blocks. */
 void mapping_init(struct mapping *m, struct pagecache *pc, void *host,

@@ -110,7 +110,7 @@ static void wb_end_io(struct xctx *x, struct bio *bio)
 	if (bio->status)
 		m->wb_err = -VFS_EIO;
 	for (unsigned i = 0; i < w->n; i++)
-		if (folio_end_writeback(m->slot[w->first + i]))
+		if (folio_end_writeback(mapping_folio(m, w->first + i)))
 			xctx_charge(x, st_wb_end, wb->p->wb_end);
 	bio_free(bio);
 	sim_pool_put(&wb->ios, w);

@@ -3,7 +3,9 @@
  * byte range covers, a folio counted dirty once however often it is
  * dirtied, writeback taking dirty folios in file order, eviction of the
  * oldest clean and idle folio once the cache is full, and an unlock that
- * runs each waiter exactly once.
+ * runs each waiter exactly once; a mapping as big as a 2 TB device that
+ * finds every cached folio, and none evicted, after thousands of
+ * evictions scattered over it, with a table sized by the folios cached.
  */
 #include <glib.h>
 
@@ -45,8 +47,8 @@ static void fixture_clear(struct fixture *fx)
 static struct folio *cached(struct fixture *fx, uint64_t index)
 {
 	folio_preload(&fx->m, index);
-	g_assert_nonnull(fx->m.slot[index]);
-	return fx->m.slot[index];
+	g_assert_nonnull(mapping_folio(&fx->m, index));
+	return mapping_folio(&fx->m, index);
 }
 
 /* ---- folio_block_mask ---- */
@@ -184,7 +186,7 @@ static void test_evict(gconstpointer data)
 	fixture_init(&fx, 4 * K, 4 * K, 2 << 20, 1);
 	for (uint64_t i = 0; i < 256; i++)
 		cached(&fx, i);
-	struct folio *oldest = fx.m.slot[0];
+	struct folio *oldest = mapping_folio(&fx.m, 0);
 	switch (c->oldest) {
 	case BUSY_NONE:
 		break;
@@ -209,9 +211,9 @@ static void test_evict(gconstpointer data)
 	g_assert_cmpuint(st.nr_folios, ==, 256);
 	for (uint64_t i = 0; i <= 256; i++)
 		if (i == c->evicted)
-			g_assert_null(fx.m.slot[i]);
+			g_assert_null(mapping_folio(&fx.m, i));
 		else
-			g_assert_nonnull(fx.m.slot[i]);
+			g_assert_nonnull(mapping_folio(&fx.m, i));
 	fixture_clear(&fx);
 }
 
@@ -223,10 +225,10 @@ static void test_touch_saves_from_eviction(void)
 	fixture_init(&fx, 4 * K, 4 * K, 2 << 20, 1);
 	for (uint64_t i = 0; i < 256; i++)
 		cached(&fx, i);
-	folio_touch(fx.m.slot[0]);
+	folio_touch(mapping_folio(&fx.m, 0));
 	cached(&fx, 256);
-	g_assert_nonnull(fx.m.slot[0]);
-	g_assert_null(fx.m.slot[1]);
+	g_assert_nonnull(mapping_folio(&fx.m, 0));
+	g_assert_null(mapping_folio(&fx.m, 1));
 	fixture_clear(&fx);
 }
 
@@ -303,6 +305,62 @@ static void test_unlock_runs_each_waiter_once(void)
 	fixture_clear(&fx);
 }
 
+/* ---- the mapping's table ---- */
+
+static uint64_t anywhere(GRand *r, uint64_t n)
+{
+	return ((uint64_t)g_rand_int(r) << 13 |
+		(uint64_t)g_rand_int_range(r, 0, 1 << 13)) % n;
+}
+
+static bool contains(const uint64_t *a, unsigned n, uint64_t v)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (a[i] == v)
+			return true;
+	return false;
+}
+
+static void test_huge_mapping_finds_survivors(void)
+{
+	const uint64_t size = UINT64_C(2) << 40;	/* 2 TiB: 2^29 folios */
+	const unsigned n = 5000, limit = 256;	/* 1 MiB of 4 KiB folios */
+	struct fixture fx;
+	GRand *r = g_rand_new_with_seed(7);
+	uint64_t *idx = g_new(uint64_t, n);
+	struct pagecache_stats st;
+
+	fixture_init(&fx, 4 * K, 4 * K, size, 1);
+	for (unsigned i = 0; i < n; i++) {
+		/* Scattered, every fourth next to the one before, no repeats. */
+		uint64_t v = i % 4 == 3 ? (idx[i - 1] + 1) % fx.m.nfolios :
+			     anywhere(r, fx.m.nfolios);
+		while (contains(idx, i, v))
+			v = anywhere(r, fx.m.nfolios);
+		idx[i] = v;
+		cached(&fx, v);
+	}
+	pagecache_get_stats(fx.pc, &st);
+	g_assert_cmpuint(st.evicted, ==, n - limit);
+	for (unsigned i = 0; i < n; i++) {
+		struct folio *f = mapping_folio(&fx.m, idx[i]);
+		if (i < n - limit) {
+			g_assert_null(f);
+		} else {
+			g_assert_nonnull(f);
+			g_assert_cmpuint(f->index, ==, idx[i]);
+		}
+	}
+	/* The table follows the folios cached, not the 2^29 of the file. */
+	g_assert_cmpuint(fx.m.tab_mask + 1, <=, 4 * limit);
+	mapping_invalidate(&fx.m);
+	for (unsigned i = n - limit; i < n; i++)
+		g_assert_null(mapping_folio(&fx.m, idx[i]));
+	g_free(idx);
+	g_rand_free(r);
+	fixture_clear(&fx);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -323,5 +381,7 @@ int main(int argc, char **argv)
 			test_touch_saves_from_eviction);
 	g_test_add_func("/pagecache/unlock-runs-each-waiter-once",
 			test_unlock_runs_each_waiter_once);
+	g_test_add_func("/pagecache/mapping/huge-file-finds-survivors",
+			test_huge_mapping_finds_survivors);
 	return g_test_run();
 }
