@@ -551,6 +551,41 @@ void system_durability_report(const struct system *s, GString *text,
 				       nvme_dev_durability_report_json(d));
 }
 
+static uint64_t folio_bytes(const struct system *s)
+{
+	return s->sp.pagecache.folio_kb ? (uint64_t)s->sp.pagecache.folio_kb * 1024 :
+					  s->sp.cpu.page_size;
+}
+
+/* Whether a folio holds whole blocks of block_size bytes of what (a mount
+ * point or a device), no more than a folio's dirty mask can tell apart;
+ * makes the page cache on the first call. */
+static bool folio_holds(struct system *s, uint32_t block_size, const char *what,
+			GError **err)
+{
+	uint64_t page = s->sp.cpu.page_size, folio = folio_bytes(s);
+
+	if (folio % page) {
+		storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
+				    "%" G_GUINT64_FORMAT " KiB folios are not a "
+				    "whole number of %" G_GUINT64_FORMAT "-byte "
+				    "pages", folio / 1024, page);
+		return false;
+	}
+	if (folio / block_size > FOLIO_BLOCKS_MAX) {
+		storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
+				    "a %" G_GUINT64_FORMAT "-byte folio holds "
+				    "more than %d blocks of %s's %u bytes",
+				    folio, FOLIO_BLOCKS_MAX, what, block_size);
+		return false;
+	}
+	if (!s->pc) {
+		s->pc = pagecache_new(s->host, &s->sp.pagecache, (uint32_t)folio);
+		s->wb = writeback_new(s->host, s->pc);
+	}
+	return true;
+}
+
 static bool build_devices(struct system *s, GError **err)
 {
 	for (unsigned i = 0; i < s->devices->len; i++) {
@@ -570,30 +605,10 @@ static bool build_devices(struct system *s, GError **err)
 		}
 		d->bdev = blkdev_new(d->q, &s->sp.blkdev, &s->kf);
 	}
-	if (s->mounts->len) {
-		uint64_t page = s->sp.cpu.page_size;
-		uint64_t folio = s->sp.pagecache.folio_kb ?
-				 (uint64_t)s->sp.pagecache.folio_kb * 1024 : page;
-		if (folio % page) {
-			storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
-					    "%" G_GUINT64_FORMAT " KiB folios are not a "
-					    "whole number of %" G_GUINT64_FORMAT "-byte "
-					    "pages", folio / 1024, page);
+	for (unsigned i = 0; i < s->mounts->len; i++) {
+		struct system_mount *m = s->mounts->pdata[i];
+		if (!folio_holds(s, m->params.block_size, m->path, err))
 			return false;
-		}
-		for (unsigned i = 0; i < s->mounts->len; i++) {
-			struct system_mount *m = s->mounts->pdata[i];
-			if (folio / m->params.block_size > FOLIO_BLOCKS_MAX) {
-				storsim_input_error(err, NULL, 0, "pagecache.folio_kb",
-						    "a %" G_GUINT64_FORMAT "-byte folio holds "
-						    "more than %d blocks of %s's %u bytes",
-						    folio, FOLIO_BLOCKS_MAX, m->path,
-						    m->params.block_size);
-				return false;
-			}
-		}
-		s->pc = pagecache_new(s->host, &s->sp.pagecache, (uint32_t)folio);
-		s->wb = writeback_new(s->host, s->pc);
 	}
 	for (unsigned i = 0; i < s->mounts->len; i++) {
 		struct system_mount *m = s->mounts->pdata[i];
@@ -669,6 +684,8 @@ void system_free(struct system *s)
 		g_free(m);
 	}
 	g_ptr_array_free(s->mounts, TRUE);
+	for (unsigned i = 0; i < s->devices->len; i++)
+		fs_free(((struct system_device *)s->devices->pdata[i])->raw_fs);
 	writeback_free(s->wb);
 	pagecache_free(s->pc);
 	for (unsigned i = 0; i < s->devices->len; i++) {
@@ -709,14 +726,31 @@ struct sfile *system_open_args(struct system *s,
 					    path, path + 5);
 			return NULL;
 		}
-		if (!a->direct) {
-			storsim_unsupported_error(err, NULL, 0, "filename",
-						  "'%s': buffered I/O on a block device "
-						  "is not modelled yet", path);
+		struct sfile *f;
+		if (a->direct) {
+			f = g_new0(struct sfile, 1);
+			blkdev_open(d->bdev, f, path);
+			g_ptr_array_add(s->files, f);
+			return f;
+		}
+		if (a->pre_read) {
+			storsim_unsupported_error(err, NULL, 0, "pre_read",
+						  "'%s': reading a block device into "
+						  "its page cache first is not modelled "
+						  "yet", path);
 			return NULL;
 		}
-		struct sfile *f = g_new0(struct sfile, 1);
-		blkdev_open(d->bdev, f, path);
+		if (!d->raw_fs) {
+			struct fs_params fp;
+			blkdev_fs_params(d->bdev, s->sp.cpu.page_size, &fp);
+			if (!folio_holds(s, fp.block_size, path, err))
+				return NULL;
+			d->raw_fs = fs_new(s->host, path, d->q, &fp, &s->kf,
+					   &s->sp.workqueue, s->pc);
+		}
+		f = g_new0(struct sfile, 1);
+		buffered_open(fs_bdev_inode(d->raw_fs), f);
+		f->path = path;
 		g_ptr_array_add(s->files, f);
 		return f;
 	}

@@ -43,6 +43,7 @@ struct system_device {
 	void *params;
 	struct blk_queue *q;
 	struct blkdev *bdev;
+	struct fs *raw_fs;	/* its page cache's bdev inode, once opened buffered */
 	struct null_blk *nullb;
 	struct nvme_drv *nvme;
 };

@@ -15,8 +15,17 @@
  * User memory is pinned (pin_user_pages_fast), then goes page by page, as
  * for a file's direct I/O (blk_mq's bio_iov_iter_get_pages).
  *
- * Parameters (host profile, model "blkdev"): dio_setup_ns, end_io_ns; the
- * bio costs are blk_mq's.
+ * Buffered I/O (direct=0) goes through the device's page cache, as
+ * blkdev_read_iter -> filemap_read and blkdev_write_iter ->
+ * generic_perform_write do: system.c gives the device a bdev inode on a
+ * file system of its own (fs_bdev_inode), whose block size is the one
+ * set_init_blocksize() picks: the logical block size doubled while it is
+ * below the page size and divides the device's size. Its costs are the
+ * page cache's and read_iter_ns, write_iter_ns and map_blocks_ns here.
+ *
+ * Parameters (host profile, model "blkdev"): dio_setup_ns, end_io_ns,
+ * fsync_ns, read_iter_ns, write_iter_ns, map_blocks_ns; the bio costs are
+ * blk_mq's.
  * Left out: the synchronous single-bio fast path (__blkdev_direct_IO_simple)
  * is timed like the async path; multi-bio dios (larger than
  * BIO_MAX_VECS pages) are built as one bio and split by blk-mq.
@@ -34,6 +43,13 @@ const struct param_def blkdev_param_table[] = {
 	 "blkdev_bio_end_io: dio accounting before ki_complete"},
 	{"fsync_ns", PARAM_TIME, P(fsync), "200", 0, 1e6, "ns",
 	 "blkdev_fsync: file_write_and_wait_range with nothing cached"},
+	{"read_iter_ns", PARAM_TIME, P(read_iter), "60", 0, 1e6, "ns",
+	 "blkdev_read_iter: size checks before filemap_read (buffered)"},
+	{"write_iter_ns", PARAM_TIME, P(write_iter), "150", 0, 1e6, "ns",
+	 "blkdev_write_iter, generic_perform_write: checks, timestamps, "
+	 "buffer heads of the written folios (buffered)"},
+	{"map_blocks_ns", PARAM_TIME, P(map_blocks), "30", 0, 1e6, "ns",
+	 "blkdev_get_block / blkdev_iomap_begin: a device maps 1:1 (buffered)"},
 	PARAM_END,
 };
 
@@ -124,6 +140,22 @@ struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 void blkdev_free(struct blkdev *b)
 {
 	g_free(b);
+}
+
+void blkdev_fs_params(const struct blkdev *b, uint64_t page_size,
+		      struct fs_params *out)
+{
+	const struct blk_queue_config *qc = blk_queue_config(b->q);
+	uint32_t bs = qc->logical_block_size;
+
+	while (bs < page_size && !(qc->capacity & bs))
+		bs <<= 1;
+	*out = (struct fs_params){
+		.block_size = bs,
+		.read_iter = b->p.read_iter,
+		.write_iter = b->p.write_iter,
+		.iomap_begin = b->p.map_blocks,
+	};
 }
 
 void blkdev_open(struct blkdev *b, struct sfile *f, const char *path)

@@ -1,10 +1,13 @@
 /*
- * Direct I/O on a raw block device file (/dev/nvme0n1, /dev/nullb0).
+ * A raw block device file (/dev/nvme0n1, /dev/nullb0): direct I/O here,
+ * buffered I/O through the device's own page cache (fs/buffered.c on its
+ * bdev inode).
  */
 #ifndef STORSIM_BLKDEV_H
 #define STORSIM_BLKDEV_H
 
 #include "block/blk_mq.h"
+#include "fs/fs.h"
 #include "fs/vfs.h"
 #include "kernel.h"
 
@@ -13,6 +16,10 @@ struct blkdev_params {
 	sim_time dio_setup;	/* blkdev_direct_IO: checks, dio from its bioset */
 	sim_time end_io;	/* blkdev_bio_end_io: dio completion */
 	sim_time fsync;		/* blkdev_fsync before the cache flush */
+	/* buffered I/O through the device's own page cache */
+	sim_time read_iter;	/* blkdev_read_iter before filemap_read */
+	sim_time write_iter;	/* blkdev_write_iter around the folio copies */
+	sim_time map_blocks;	/* blkdev_get_block / iomap_begin: 1:1 */
 };
 
 extern const struct param_def blkdev_param_table[];
@@ -22,7 +29,12 @@ struct blkdev;
 struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 			  const struct kernel_features *k);
 void blkdev_free(struct blkdev *b);
-/* Open the device: the file's flags are the caller's. */
+/* Open the device for direct I/O: the file's flags are the caller's. */
 void blkdev_open(struct blkdev *b, struct sfile *f, const char *path);
+/* The file-system parameters of the device's page cache: the block size
+ * of its bdev inode for a device of capacity bytes with page_size pages,
+ * and the buffered costs above. */
+void blkdev_fs_params(const struct blkdev *b, uint64_t page_size,
+		      struct fs_params *out);
 
 #endif

@@ -167,6 +167,22 @@ struct inode *fs_create(struct fs *fs, const char *path, uint64_t size,
 	return ino;
 }
 
+struct inode *fs_bdev_inode(struct fs *fs)
+{
+	struct inode *ino = fs_lookup(fs, "");
+	uint64_t bs = fs->p.block_size;
+
+	if (ino)
+		return ino;
+	ino = g_new0(struct inode, 1);
+	ino->fs = fs;
+	ino->path = g_strdup("");
+	ino->size = blk_queue_config(fs->q)->capacity;
+	ino->nblocks = ino->size / bs;
+	g_hash_table_insert(fs->inodes, ino->path, ino);
+	return ino;
+}
+
 void inode_range_state(const struct inode *ino, uint64_t pos, uint64_t len,
 		       bool *hole, bool *unwritten)
 {
@@ -178,7 +194,8 @@ void inode_range_state(const struct inode *ino, uint64_t pos, uint64_t len,
 	if (ino->not_written == 0 && pos + len <= ino->nblocks * bs)
 		return;
 	for (uint64_t b = pos / bs; b < (pos + len + bs - 1) / bs; b++) {
-		uint8_t s = b < ino->nblocks ? ino->state[b] : BLOCK_HOLE;
+		uint8_t s = b >= ino->nblocks ? BLOCK_HOLE :
+			    ino->state ? ino->state[b] : BLOCK_WRITTEN;
 		*hole |= s == BLOCK_HOLE;
 		*unwritten |= s == BLOCK_UNWRITTEN;
 	}
@@ -189,6 +206,9 @@ void inode_set_range(struct inode *ino, uint64_t pos, uint64_t len,
 {
 	uint64_t bs = ino->fs->p.block_size;
 
+	/* A bdev inode's blocks are all written, and stay so. */
+	if (!ino->state)
+		return;
 	for (uint64_t b = pos / bs; b < (pos + len + bs - 1) / bs && b < ino->nblocks;
 	     b++) {
 		ino->not_written -= ino->state[b] != BLOCK_WRITTEN;

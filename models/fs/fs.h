@@ -36,7 +36,7 @@ struct inode {
 	uint64_t size;		/* i_size, bytes */
 	uint64_t nblocks;	/* blocks reserved on disk */
 	uint64_t start_sector;	/* the file's blocks lie contiguously */
-	uint8_t *state;		/* enum block_state per block */
+	uint8_t *state;		/* enum block_state per block; NULL: all written */
 	uint64_t not_written;	/* blocks in state HOLE or UNWRITTEN */
 	struct mapping *map;	/* page cache, once opened buffered */
 	uint64_t ra_next;	/* readahead: the folio a sequential read wants */
@@ -62,6 +62,11 @@ struct pagecache *fs_pagecache(const struct fs *fs);
 struct inode *fs_create(struct fs *fs, const char *path, uint64_t size,
 			enum block_state state);
 struct inode *fs_lookup(struct fs *fs, const char *path);
+/* The block device under fs as one file, its bdev inode: every byte of
+ * the device from sector 0, all written, with no per-block state. Only for
+ * a file system standing for a raw device (system.c), which holds nothing
+ * else. */
+struct inode *fs_bdev_inode(struct fs *fs);
 /* Block states over [pos, pos + len): whether any block is a hole,
  * unwritten, and set them. */
 void inode_range_state(const struct inode *ino, uint64_t pos, uint64_t len,
