@@ -7,8 +7,10 @@
 # the end out of its counts), and are checked against the installed fio
 # when it is 3.33. The syncs at the end still write the data back and
 # flush the drive's cache. fsync with an asynchronous engine, libaio on a
-# buffered file and O_DSYNC buffered writes are refused with the file,
-# line and option.
+# buffered file and O_DSYNC buffered writes with io_uring are refused with
+# the file, line and option. O_SYNC and O_DSYNC buffered writes (sync=1,
+# sync=dsync) count no syncs either; tests/buffered-osync.sh has what they
+# do.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the "issued rwts" line | the "IO depths" line, up to "2="
@@ -17,7 +19,9 @@ fsync=1|total=0,256,0,255 short=0,0,0,0 dropped=0,0,0,0|1=199.6%
 fsync=4|total=0,256,0,63 short=0,0,0,0 dropped=0,0,0,0|1=124.6%
 end_fsync=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%
 fsync=1 end_fsync=1|total=0,256,0,255 short=0,0,0,0 dropped=0,0,0,0|1=199.6%
-fsync_on_close=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%'
+fsync_on_close=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%
+sync=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%
+sync=dsync|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(command -v fio || true)
@@ -116,7 +120,7 @@ check "io_uring on an IOPOLL ring (hipri) with fsync=1 is refused at its line" \
 check "libaio on a buffered file (direct=0) is refused at its line" \
 	refused direct '[w]' rw=randread bs=4k size=1m ioengine=libaio \
 	direct=0 "filename=$dir/f"
-check "O_DSYNC writes to a buffered file are refused at their line" \
-	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=psync \
+check "O_DSYNC writes to a buffered file with io_uring are refused at their line" \
+	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
 	sync=dsync "filename=$dir/f"
 finish

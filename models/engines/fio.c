@@ -822,11 +822,12 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "direct", err, "libaio on a buffered file "
 			      "(direct=0) runs each read and write inside io_submit; "
 			      "that is not modelled yet");
-	if (!o->direct && o->sync != FIO_SYNC_NONE && o->ioengine != FIO_ENGINE_NULL &&
-	    fio_rw_does(o->rw, FIO_DDIR_WRITE))
+	if (!o->direct && o->sync != FIO_SYNC_NONE && eng && !eng->sync &&
+	    o->ioengine != FIO_ENGINE_NULL && fio_rw_does(o->rw, FIO_DDIR_WRITE))
 		return refuse(job, "sync", err, "O_SYNC and O_DSYNC writes to a "
-			      "buffered file (direct=0) write back after each write; "
-			      "that is not modelled yet (fsync=1 is)");
+			      "buffered file (direct=0) are modelled with the "
+			      "synchronous engines (psync, sync, pvsync, pvsync2, "
+			      "vsync), not yet with this one");
 	const char *sync_opt = o->fsync_blocks ? "fsync" :
 			       o->fdatasync_blocks ? "fdatasync" :
 			       o->end_fsync ? "end_fsync" :

@@ -197,7 +197,7 @@ struct sync_data {
 	struct fsync_op fsync;	/* the fsync or fdatasync in progress */
 };
 
-enum { SYNC_WOKEN, SYNC_POLL, SYNC_FSYNCED };
+enum { SYNC_WOKEN, SYNC_POLL, SYNC_FSYNCED, SYNC_WRITE_SYNCED };
 
 static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
 {
@@ -231,29 +231,51 @@ static void sync_poll(struct fio_thread *td, struct sync_data *sd)
 	blk_poll_arm(k->poll_cookie, td->task);
 }
 
-static void sync_finish(struct fio_thread *td, struct fio_io_u *u)
+/*
+ * generic_write_sync: a write to a buffered file opened O_DSYNC (fio's
+ * sync=dsync) or O_SYNC (sync=1) writes its data back, and with O_SYNC
+ * the metadata, before the call returns: an fdatasync or fsync in the
+ * same call, which ends the step. False when the write needs none.
+ */
+static bool write_sync(struct fio_thread *td, struct sync_data *sd)
 {
-	struct xctx *x = fio_xctx(td);
-	struct kiocb *k = &u->kiocb;
+	struct kiocb *k = &sd->u->kiocb;
 
-	if (k->dio_complete)
-		k->dio_complete(x, k);
-	fio_io_done(td, u, k->res);
+	if (!k->write || !(k->flags & KI_DSYNC) || (k->flags & KI_DIRECT) ||
+	    k->res < 0)
+		return false;
+	sd->fsync = (struct fsync_op){
+		.file = k->file, .datasync = !(k->flags & KI_SYNC),
+		.task = td->task,
+		.done = SIM_MSG(&sd->comp, SYNC_WRITE_SYNCED, NULL, 0),
+	};
+	k->file->ops->fsync(fio_xctx(td), &sd->fsync);
+	return true;
 }
 
 static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 			uint64_t arg)
 {
 	struct sync_data *sd = (struct sync_data *)c;
+	struct kiocb *k = &sd->u->kiocb;
 
 	if (type == SYNC_POLL) {
 		sync_poll(sd->td, sd);
 		return;
 	}
-	if (type == SYNC_FSYNCED)
+	if (type == SYNC_FSYNCED) {
 		fio_io_done(sd->td, sd->u, sd->fsync.res);
-	else
-		sync_finish(sd->td, sd->u);
+	} else if (type == SYNC_WRITE_SYNCED) {
+		fio_io_done(sd->td, sd->u, sd->fsync.res < 0 ? sd->fsync.res : k->res);
+	} else {
+		if (k->dio_complete) {
+			k->dio_complete(fio_xctx(sd->td), k);
+			k->dio_complete = NULL;
+		}
+		if (write_sync(sd->td, sd))
+			return;
+		fio_io_done(sd->td, sd->u, k->res);
+	}
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
 }

@@ -91,7 +91,8 @@ def command(storsim, r):
             args.append("--kernel=%s=%s" % (k, r.choice(["true", "false"])))
     if r.random() < 0.3:
         args.append("--output-format=" +
-                    r.choice(["json", "json+", "normal,json"]))
+                    r.choice(["json", "json+", "normal,json", "terse",
+                              "normal,terse,json"]))
     for j in range(r.choice([1, 1, 1, 2, 3])):
         engine = r.choice(ENGINES)
         args += ["--name=j%d" % j, "--filename=" + target,
