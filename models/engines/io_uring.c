@@ -609,13 +609,21 @@ static void cq_wait(struct io_ring *r, struct xctx *x)
 }
 
 /* Post the CQEs of finished polled requests, in submission order of those
- * that are done. */
+ * that are done. One that the block layer refused after its issuing call
+ * had returned (a split child without a tag) goes to io-wq instead, as
+ * 5.x's io_iopoll_complete reissued an -EAGAIN result; it stays on the
+ * list, for the worker only issues it. */
 static void iopoll_reap(struct io_ring *r, struct xctx *x)
 {
 	struct io_req **pp = &r->iopoll_head, *last = NULL;
 
 	while (*pp) {
 		struct io_req *req = *pp;
+		if (req->iopoll_done && req->res == -VFS_EAGAIN &&
+		    (req->kiocb.flags & KI_NOWAIT)) {
+			req->iopoll_done = false;
+			punt(r, x, req);
+		}
 		if (!req->iopoll_done) {
 			last = req;
 			pp = &req->next;
@@ -889,14 +897,17 @@ void io_ring_free(struct io_ring *r)
 	if (!r)
 		return;
 	x = host_current(r->h);
-	if (!r->sqp || !x) {
+	if ((!r->sqp && !r->wq) || !x) {
 		ring_destroy(r);
 		return;
 	}
-	/* The SQ thread still runs: it ends itself at its next step, and the
-	 * ring goes with the host. */
-	r->dying = true;
+	/* The ring's threads may still run: an io-wq worker can be in a step
+	 * after posting its last completion, and the SQ thread ends itself at
+	 * its next step. The ring goes with the host. */
 	host_free_later(r->h, (GDestroyNotify)ring_destroy, r);
+	if (!r->sqp)
+		return;
+	r->dying = true;
 	if (r->sqp_timer)
 		sim_cancel(host_sim(r->h), r->sqp_timer);
 	r->sqp_timer = 0;
