@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "engines/fio.h"
@@ -31,6 +32,36 @@ static gboolean opt_cmdhelp(const char *name, const char *value, gpointer data,
 	bool ok = fio_options_print_help(out, value);
 	fputs(out->str, ok ? stdout : stderr);
 	exit(ok ? 0 : 1);
+}
+
+/* The progress line of a long run, on a terminal: simulated time (and of
+ * how much, when known), I/Os done, wall time, twice a second. */
+struct progress {
+	struct fio_run *run;
+	struct sim *sim;
+	sim_time horizon;
+	gint64 start_us, last_us;
+	bool shown;
+};
+
+static void show_progress(void *arg)
+{
+	struct progress *p = arg;
+	gint64 now = g_get_monotonic_time();
+	uint64_t ios;
+	double iops, bw;
+
+	if (now - p->last_us < G_USEC_PER_SEC / 2)
+		return;
+	p->last_us = now;
+	p->shown = true;
+	fio_run_totals(p->run, &ios, &iops, &bw);
+	fprintf(stderr, "\rstorsim run: %.3f s simulated", (double)sim_now(p->sim) / SIM_SEC);
+	if (p->horizon)
+		fprintf(stderr, " of %.3f s (%.0f%%)", (double)p->horizon / SIM_SEC,
+			100.0 * (double)sim_now(p->sim) / (double)p->horizon);
+	fprintf(stderr, ", %" G_GUINT64_FORMAT " I/Os, %.1f s wall   ", ios,
+		(double)(now - p->start_us) / G_USEC_PER_SEC);
 }
 
 static bool section_wanted(char **sections, const char *name)
@@ -128,7 +159,22 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		goto out;
 	}
 	run = fio_run_new(sys, jl, &err);
-	if (!run || !fio_run_exec(run, &err))
+	if (!run)
+		goto out;
+	struct progress prog = {
+		.run = run, .sim = &sys->sim, .horizon = fio_run_horizon(run),
+		.start_us = g_get_monotonic_time(),
+	};
+	prog.last_us = prog.start_us;
+	if (isatty(STDERR_FILENO)) {
+		sys->sim.on_progress = show_progress;
+		sys->sim.progress_arg = &prog;
+	}
+	bool done = fio_run_exec(run, &err);
+	sys->sim.on_progress = NULL;
+	if (prog.shown)
+		fprintf(stderr, "\r%*s\r", 78, "");
+	if (!done)
 		goto out;
 
 	uint64_t violations = 0;

@@ -36,7 +36,9 @@ uint64_t sim_run(struct sim *s, sim_time until)
 			evq_timer_stop(q, t);
 			s->now = at;
 			t->comp->ops->handle(t->comp, t->type, NULL, 0);
-			ran++;
+			if (__builtin_expect(!(++ran & (SIM_PROGRESS_EVENTS - 1)), 0) &&
+			    s->on_progress)
+				s->on_progress(s->progress_arg);
 			continue;
 		}
 		if (!q->n || evq_key_time(q->heap[0]) > until)
@@ -51,7 +53,9 @@ uint64_t sim_run(struct sim *s, sim_time until)
 			continue;
 		s->now = evq_key_time(k);
 		r.comp->ops->handle(r.comp, r.type, r.ptr, r.arg);
-		ran++;
+		if (__builtin_expect(!(++ran & (SIM_PROGRESS_EVENTS - 1)), 0) &&
+		    s->on_progress)
+			s->on_progress(s->progress_arg);
 	}
 	/* Running "until" a time means being there afterwards, so that what
 	 * the caller does next happens at that time. */

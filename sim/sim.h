@@ -70,11 +70,17 @@ static inline void sim_msg_deliver(const struct sim_msg *m)
 /* An event handle, for sim_cancel(); 0 is never a live event. */
 typedef uint64_t sim_event_id;
 
+#define SIM_PROGRESS_EVENTS (UINT64_C(1) << 18)
+
 struct sim {
 	sim_time now;
 	uint64_t seed;
 	uint64_t events_run;	/* events delivered so far */
 	bool stop;		/* set by a handler to end sim_run() early */
+	/* Called every SIM_PROGRESS_EVENTS events of a sim_run(), for a
+	 * progress line; it must leave the simulation alone. */
+	void (*on_progress)(void *arg);
+	void *progress_arg;
 	struct evq q;
 };
 

@@ -1287,6 +1287,22 @@ const struct output_run *fio_run_output(struct fio_run *r)
 	return &r->out;
 }
 
+sim_time fio_run_horizon(const struct fio_run *r)
+{
+	sim_time end = 0;
+
+	if (r->nphases != 1)
+		return 0;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct job_options *o = ((struct fio_thread *)r->threads->pdata[i])->o;
+		if (!o->time_based || !o->runtime)
+			return 0;
+		end = MAX(end, MAX(o->start_delay, o->start_delay_high) +
+			       o->ramp_time + o->runtime);
+	}
+	return end;
+}
+
 void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
 		    double *bw_bytes)
 {

@@ -34,6 +34,9 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 			    GError **err);
 /* Run every job, group after group, to the end. */
 bool fio_run_exec(struct fio_run *r, GError **err);
+/* The simulated time the run will end at, when it is known beforehand:
+ * every job time_based in one group (no stonewall); else 0. */
+sim_time fio_run_horizon(const struct fio_run *r);
 /* How many jobs (threads) ended with an error of their own, one line each
  * added to why; a power loss that cut a job short is not its error. fio
  * exits non-zero when a job fails. */
