@@ -750,7 +750,9 @@ struct sfile *system_open_args(struct system *s,
 		}
 		f = g_new0(struct sfile, 1);
 		buffered_open(fs_bdev_inode(d->raw_fs), f);
+		blkdev_set_cache(d->bdev, fs_bdev_inode(d->raw_fs));
 		f->path = path;
+		f->bdev = d->bdev;
 		g_ptr_array_add(s->files, f);
 		return f;
 	}
@@ -806,7 +808,8 @@ void system_disk_stats(const struct system *s, GArray *disks)
 		struct blk_disk_stats st;
 		struct output_disk od = {.name = d->name};
 		blk_queue_disk_stats(d->q, &st);
-		if (st.ios[0] + st.ios[1] == 0)
+		/* fio lists the disks its jobs used, whatever for. */
+		if (st.ios[0] + st.ios[1] + st.other == 0)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			od.ios[k] = st.ios[k];

@@ -44,10 +44,10 @@ EXTRA_DIST += tests/fio-logs.sh tests/fio-logs-vs-fio.sh
 TESTS += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh \
 	tests/terse.sh
 TESTS += tests/rate-thinktime.sh tests/output-special-files.sh tests/blkdev-buffered.sh \
-	tests/io-uring-teardown.sh tests/run-progress.sh \
+	tests/io-uring-teardown.sh tests/run-progress.sh tests/trim.sh \
 	tests/buffered-osync.sh
 EXTRA_DIST += tests/rate-thinktime.sh tests/output-special-files.sh tests/blkdev-buffered.sh \
-	tests/io-uring-teardown.sh tests/run-progress.sh \
+	tests/io-uring-teardown.sh tests/run-progress.sh tests/trim.sh \
 	tests/buffered-osync.sh
 EXTRA_DIST += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh \
 	tests/terse.sh

@@ -419,7 +419,10 @@ void submit_bio(struct xctx *x, struct bio *bio)
 	if ((bio->op == REQ_OP_READ || bio->op == REQ_OP_WRITE) &&
 	    bio->nr_segs > 1)
 		xctx_charge(x, st_seg_walk, p->split_check + p->seg_walk * bio->nr_segs);
-	if (bio->size <= max_bytes || bio->op == REQ_OP_FLUSH) {
+	/* A discard is bounded by max_discard_sectors, not max_sectors; its
+	 * issuer (blkdev_issue_discard) already cut it to that. */
+	if (bio->size <= max_bytes || bio->op == REQ_OP_FLUSH ||
+	    bio->op == REQ_OP_DISCARD) {
 		queue_one(x, bio);
 		return;
 	}
@@ -487,6 +490,8 @@ static void account_done(struct blk_queue *q, struct request *rq)
 		q->st.ios[d]++;
 		q->st.sectors[d] += rq->size / 512;
 		q->st.ticks[d] += t;
+	} else {
+		q->st.other++;
 	}
 	q->st.in_queue += t;
 	if (--q->inflight == 0)

@@ -104,6 +104,7 @@ struct blk_queue_config {
 	bool write_cache;		/* volatile write cache (flushes matter) */
 	bool fua;			/* device honours FUA */
 	bool nowait;			/* REQ_NOWAIT supported */
+	bool discard;			/* takes REQ_OP_DISCARD (NVMe DSM) */
 };
 
 /* Per-stage CPU costs (host profile, model "blk_mq"). */
@@ -188,6 +189,7 @@ void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
 /* Disk statistics, as /proc/diskstats (fio's disk_util). */
 struct blk_disk_stats {
 	uint64_t ios[2];		/* read, write */
+	uint64_t other;			/* discards, flushes, write-zeroes */
 	uint64_t sectors[2];
 	sim_time ticks[2];		/* sum of request times */
 	sim_time in_queue;		/* sum of request times, all ops */

@@ -65,6 +65,7 @@ const struct param_def nvme_drv_param_table[] = {
 /* Simulated host memory: one region per ring, plus scratch for admin data. */
 #define MEM_QUEUE_SHIFT 24u
 #define MEM_CQ_OFFSET (1u << 23)
+#define MEM_DSM_OFFSET (MEM_CQ_OFFSET + (1u << 22))	/* a DSM range per entry */
 #define MEM_SCRATCH ((uint64_t)0xffff << MEM_QUEUE_SHIFT)
 #define MEM_DATA (UINT64_C(1) << 44)	/* payload: symbolic, never read */
 
@@ -76,6 +77,7 @@ struct nvme_queue {
 	bool poll;
 	struct nvme_sqe *sq;
 	struct nvme_cqe *cq;
+	struct nvme_dsm_range *dsm;	/* by tag: a discard's range list */
 	uint32_t depth;
 	uint32_t sq_tail;
 	uint32_t cq_head;
@@ -125,6 +127,11 @@ static void *mem_at(struct nvme_drv *d, uint64_t addr, size_t len)
 	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
 	g_assert(qid < d->nqueues);
 	struct nvme_queue *nq = &d->queues[qid];
+	if (off >= MEM_DSM_OFFSET) {
+		off -= MEM_DSM_OFFSET;
+		g_assert(off + len <= nq->depth * sizeof(struct nvme_dsm_range));
+		return (uint8_t *)nq->dsm + off;
+	}
 	if (off >= MEM_CQ_OFFSET) {
 		off -= MEM_CQ_OFFSET;
 		g_assert(off + len <= nq->depth * sizeof(struct nvme_cqe));
@@ -211,6 +218,7 @@ static void queue_alloc(struct nvme_drv *d, uint16_t qid, uint32_t depth)
 				   .cq_phase = 1, .vector = qid};
 	nq->sq = g_new0(struct nvme_sqe, depth);
 	nq->cq = g_new0(struct nvme_cqe, depth);
+	nq->dsm = g_new0(struct nvme_dsm_range, depth);
 }
 
 /* ---- bring-up: admin commands with the simulation run until done ---- */
@@ -264,7 +272,7 @@ static bool admin(struct nvme_drv *d, struct nvme_sqe *sqe, uint32_t *result,
 }
 
 static bool bring_up(struct nvme_drv *d, uint32_t *mdts_bytes, uint32_t *lbs,
-		     uint64_t *blocks, bool *vwc, GError **err)
+		     uint64_t *blocks, bool *vwc, bool *dsm, GError **err)
 {
 	struct nvme_sqe sqe;
 	uint64_t cap = nvme_dev_mmio_read(d->dev, NVME_REG_CAP, 8);
@@ -292,6 +300,7 @@ static bool bring_up(struct nvme_drv *d, uint32_t *mdts_bytes, uint32_t *lbs,
 	uint8_t mdts = d->scratch[NVME_IDC_MDTS];
 	*mdts_bytes = mdts ? (uint32_t)(4096u << mdts) : 0;
 	*vwc = d->scratch[NVME_IDC_VWC] & NVME_VWC_PRESENT;
+	*dsm = nvme_get16(d->scratch + NVME_IDC_ONCS) & NVME_ONCS_DSM;
 
 	nvme_sqe_identify(&sqe, NVME_CNS_NS, 1, MEM_SCRATCH);
 	if (!admin(d, &sqe, NULL, err))
@@ -352,10 +361,17 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	case REQ_OP_WRITE_ZEROES:
 		nvme_sqe_write_zeroes(e, 1, rq->sector * 512 / lbs, rq->size / lbs);
 		break;
-	case REQ_OP_DISCARD:
-		/* The range list is symbolic: one range covering the request. */
-		nvme_sqe_dsm_deallocate(e, 1, 1, MEM_DATA);
+	case REQ_OP_DISCARD: {
+		/* nvme_setup_discard: one range, in memory the device reads
+		 * (the request's special payload in the kernel). */
+		struct nvme_dsm_range *r = &nq->dsm[rq->tag];
+		*r = (struct nvme_dsm_range){
+			.nlb = rq->size / lbs, .slba = rq->sector * 512 / lbs,
+		};
+		nvme_sqe_dsm_deallocate(e, 1, 1, sq_addr(nq->qid) + MEM_DSM_OFFSET +
+					(uint64_t)rq->tag * sizeof(*r));
 		break;
+	}
 	}
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
@@ -479,7 +495,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 	unsigned ncpus = host_ncpus(h);
 	uint32_t mdts_bytes, lbs;
 	uint64_t blocks;
-	bool vwc;
+	bool vwc, dsm;
 
 	if (k->nvme_complete_batch && p->complete_batch > blk->end_request) {
 		storsim_input_error(err, NULL, 0, "nvme_drv.complete_batch_ns",
@@ -513,7 +529,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 	d->queues = g_new0(struct nvme_queue, d->nqueues);
 	queue_alloc(d, 0, 32);
 	d->dev = nvme_dev_new(d->sim, d->name, devp, &host_ops, d, err);
-	if (!d->dev || !bring_up(d, &mdts_bytes, &lbs, &blocks, &vwc, err)) {
+	if (!d->dev || !bring_up(d, &mdts_bytes, &lbs, &blocks, &vwc, &dsm, err)) {
 		nvme_drv_free(d);
 		return NULL;
 	}
@@ -534,6 +550,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 		.write_cache = vwc,
 		.fua = vwc,
 		.nowait = true,
+		.discard = dsm,
 	};
 	d->q = blk_queue_new(h, blk, &cfg, &nvme_blk_ops, d);
 	for (unsigned i = 0; i < blk_queue_nr_hctx(d->q); i++) {
@@ -554,6 +571,7 @@ void nvme_drv_free(struct nvme_drv *d)
 	for (unsigned i = 0; i < d->nqueues; i++) {
 		g_free(d->queues[i].sq);
 		g_free(d->queues[i].cq);
+		g_free(d->queues[i].dsm);
 	}
 	g_free(d->queues);
 	g_free(d->name);

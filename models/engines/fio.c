@@ -62,7 +62,7 @@ const struct param_def fio_param_table[] = {
 	PARAM_END,
 };
 
-enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT };
+enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT, TD_TRIMMED };
 
 struct fio_run {
 	struct sim_component comp;
@@ -151,6 +151,8 @@ static enum fio_ddir pick_ddir(struct fio_thread *td)
 	bool r = fio_rw_does(o->rw, FIO_DDIR_READ);
 	bool w = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 
+	if (!r && !w)
+		return FIO_DDIR_TRIM;
 	if (r && w)
 		return sim_rng_below(&td->comp.rng, 100) < o->rwmix[FIO_DDIR_READ] ?
 		       FIO_DDIR_READ : FIO_DDIR_WRITE;
@@ -586,10 +588,50 @@ static void pause_now(struct fio_thread *td)
 	usec_sleep(td, td->pause_spin);
 }
 
+/*
+ * do_io_u_trim: fio discards with ioctl(BLKDISCARD) in the thread, with
+ * every engine but null, and counts one I/O submitted and one completed.
+ * A file that is not a block device fails it with ENOTTY. Ends the step.
+ */
+static void trim(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct xctx *x = task_xctx(td->task);
+	struct sfile *f = u->file->f;
+
+	xctx_syscall(x, 1);
+	fio_io_issued(td, u);
+	fio_submitted(td, 1);
+	td->trim_u = u;
+	td->trim = (struct discard_op){
+		.off = u->offset, .len = u->len, .task = td->task,
+		.done = SIM_MSG(&td->comp, TD_TRIMMED, NULL, 0),
+	};
+	if (!f->bdev) {
+		td->trim.res = -25;	/* -ENOTTY */
+		task_then(td->task, td->trim.done);
+		return;
+	}
+	blkdev_discard(x, f->bdev, &td->trim);
+}
+
+static void trimmed(struct fio_thread *td)
+{
+	struct fio_io_u *u = td->trim_u;
+
+	td->trim_u = NULL;
+	fio_io_done(td, u, td->trim.res < 0 ? td->trim.res : (long)u->len);
+	fio_reaped(td, 1);
+	fio_resume(td);
+}
+
 /* Queue a filled io_u; commit when the batch is full. Ends the step. */
 static void issue(struct fio_thread *td, struct fio_io_u *u)
 {
 	const struct job_options *o = td->o;
+	/* A job of trims only (trimwrite is refused) never has I/O queued
+	 * for a commit when one comes, which fio's async engines would
+	 * first submit (their queue() answers FIO_Q_BUSY). */
+	bool trims = u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel;
 
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
@@ -603,6 +645,10 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 			rate_issued(td, u);
 	}
 	td->inflight++;
+	if (trims) {
+		trim(td, u);
+		return;
+	}
 	td->eng->queue(td, u);
 	if (td->eng->sync)
 		return;	/* the engine resumes the loop */
@@ -727,6 +773,8 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 		task_start(td->task, SIM_MSG(c, TD_LOOP, NULL, 0));
 	} else if (type == TD_SLEPT) {
 		usec_sleep(td, 0);
+	} else if (type == TD_TRIMMED) {
+		trimmed(td);
 	} else {
 		do_io(td);
 	}
@@ -809,8 +857,9 @@ static bool check_modelled(const struct job *job, GError **err)
 				      "yet (whether fio counts it from the ramp's "
 				      "end)");
 	}
-	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
-		return refuse(job, "rw", err, "trims are not modelled yet");
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
+		return refuse(job, "rw", err, "trimwrite (a trim, then a write of "
+			      "the same blocks) is not modelled yet");
 	if (o->rw_seq_add < 0)
 		return refuse(job, "rw", err,
 			      "backward sequential offsets are not modelled yet");
@@ -1074,7 +1123,9 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	stats_config_init(&td->stats_cfg);
 	td->stats_cfg.disable_lat = o->disable_lat;
 	td->stats_cfg.disable_clat = o->disable_clat;
-	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync;
+	/* Trims complete inside queue() (FIO_Q_COMPLETED): no slat either. */
+	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync ||
+		(fio_rw_does(o->rw, FIO_DDIR_TRIM) && td->eng->needs_kernel);
 	td->stats_cfg.disable_bw = o->disable_bw;
 	td->stats_cfg.clat_percentiles = o->clat_percentiles;
 	td->stats_cfg.lat_percentiles = o->lat_percentiles;

@@ -13,6 +13,7 @@
 #define STORSIM_FIO_ENGINE_H
 
 #include "engines/fio.h"
+#include "fs/blkdev.h"
 #include "fs/vfs.h"
 #include "host/host.h"
 #include "stats.h"
@@ -85,6 +86,8 @@ struct fio_thread {
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
 	unsigned queued;	/* prepared, not yet committed */
+	struct fio_io_u *trim_u;	/* the trim whose ioctl is in progress */
+	struct discard_op trim;
 	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */

@@ -33,6 +33,7 @@
 #include <glib.h>
 
 #include "fs/blkdev.h"
+#include "fs/pagecache.h"
 #include "fs/writeback.h"
 
 #define P(field) offsetof(struct blkdev_params, field)
@@ -50,6 +51,9 @@ const struct param_def blkdev_param_table[] = {
 	 "buffer heads of the written folios (buffered)"},
 	{"map_blocks_ns", PARAM_TIME, P(map_blocks), "30", 0, 1e6, "ns",
 	 "blkdev_get_block / blkdev_iomap_begin: a device maps 1:1 (buffered)"},
+	{"discard_ns", PARAM_TIME, P(discard), "400", 0, 1e6, "ns",
+	 "blk_ioctl_discard, truncate_bdev_range, blkdev_issue_discard set-up "
+	 "(ioctl BLKDISCARD), before the bios"},
 	PARAM_END,
 };
 
@@ -57,9 +61,10 @@ struct blkdev {
 	struct blk_queue *q;
 	struct blkdev_params p;
 	const struct kernel_features *k;
+	struct inode *cache;	/* the bdev inode, once opened buffered */
 };
 
-static stage_id st_dio_setup, st_end_io;
+static stage_id st_dio_setup, st_end_io, st_discard;
 
 static void blkdev_end_io(struct xctx *x, struct bio *bio)
 {
@@ -131,6 +136,8 @@ struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 				      "blkdev_direct_IO, __blkdev_direct_IO");
 	st_end_io = stage_register("blkdev_bio_end_io", CPU_SYS,
 				   "blkdev_bio_end_io");
+	st_discard = stage_register("blk_ioctl_discard", CPU_SYS,
+				    "blk_ioctl_discard, blkdev_issue_discard");
 	b->q = q;
 	b->p = *p;
 	b->k = k;
@@ -140,6 +147,67 @@ struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 void blkdev_free(struct blkdev *b)
 {
 	g_free(b);
+}
+
+static void discard_end_io(struct xctx *x, struct bio *bio)
+{
+	struct discard_op *op = bio->private;
+
+	if (bio->status && !op->res)
+		op->res = bio->status == BLK_STS_AGAIN ? -VFS_EAGAIN : -VFS_EIO;
+	bio_free(bio);
+	if (--op->bios)
+		return;
+	if (!op->in_call)
+		xctx_wake(x, op->task);
+}
+
+void blkdev_discard(struct xctx *x, struct blkdev *b, struct discard_op *op)
+{
+	const struct blk_queue_config *qc = blk_queue_config(b->q);
+	uint32_t lbs = qc->logical_block_size;
+
+	xctx_charge(x, st_discard, b->p.discard);
+	op->res = 0;
+	op->bios = 0;
+	if (!qc->discard)
+		op->res = -95;	/* -EOPNOTSUPP */
+	else if (op->off % lbs || op->len % lbs || op->off + op->len > qc->capacity)
+		op->res = -22;	/* -EINVAL */
+	if (op->res || !op->len) {
+		task_then(op->task, op->done);
+		return;
+	}
+	/* truncate_bdev_range: the cached copy of the range goes. */
+	if (b->cache && b->cache->map)
+		mapping_invalidate_range(b->cache->map, op->off, op->len);
+	/* blkdev_issue_discard: bios of at most what a bio's size holds,
+	 * chained; submit_bio_wait sleeps until the last ends. */
+	op->in_call = true;
+	blk_start_plug(x);
+	for (uint64_t at = op->off; at < op->off + op->len; ) {
+		uint32_t len = (uint32_t)MIN(op->off + op->len - at, UINT64_C(1) << 31);
+		struct bio *bio = bio_alloc(x, b->q, 0, true);
+		bio->op = REQ_OP_DISCARD;
+		bio->sector = at / 512;
+		bio->size = len;
+		bio->end_io = discard_end_io;
+		bio->private = op;
+		op->bios++;
+		at += len;
+		submit_bio(x, bio);
+	}
+	blk_finish_plug(x);
+	op->in_call = false;
+	if (op->bios)
+		task_sleep(op->task, op->done);
+	else
+		task_then(op->task, op->done);
+}
+
+void blkdev_set_cache(struct blkdev *b, struct inode *ino)
+{
+	b->cache = ino;
 }
 
 void blkdev_fs_params(const struct blkdev *b, uint64_t page_size,
@@ -166,6 +234,7 @@ void blkdev_open(struct blkdev *b, struct sfile *f, const char *path)
 		.size = blk_queue_config(b->q)->capacity,
 		.blksize = blk_queue_config(b->q)->logical_block_size,
 		.nowait = blk_queue_config(b->q)->nowait,
+		.bdev = b,
 		.priv = b,
 	};
 }

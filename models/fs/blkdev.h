@@ -20,6 +20,7 @@ struct blkdev_params {
 	sim_time read_iter;	/* blkdev_read_iter before filemap_read */
 	sim_time write_iter;	/* blkdev_write_iter around the folio copies */
 	sim_time map_blocks;	/* blkdev_get_block / iomap_begin: 1:1 */
+	sim_time discard;	/* ioctl(BLKDISCARD) before its bios */
 };
 
 extern const struct param_def blkdev_param_table[];
@@ -29,6 +30,25 @@ struct blkdev;
 struct blkdev *blkdev_new(struct blk_queue *q, const struct blkdev_params *p,
 			  const struct kernel_features *k);
 void blkdev_free(struct blkdev *b);
+/* An ioctl(BLKDISCARD) in progress, embedded in its caller. */
+struct discard_op {
+	uint64_t off, len;	/* bytes of the device */
+	struct task *task;	/* the caller, whose step the ioctl ends */
+	struct sim_msg done;	/* its next step, once the range is discarded */
+	long res;		/* then 0 or -errno */
+	unsigned bios;		/* in flight */
+	bool in_call;
+};
+
+/* blk_ioctl_discard in op->task's current step, which it ends: check the
+ * range, drop its cached folios, send discard bios and sleep until they
+ * end. -EOPNOTSUPP when the device takes no discards, -EINVAL when the
+ * range is not in whole logical blocks or runs past the end. */
+void blkdev_discard(struct xctx *x, struct blkdev *b, struct discard_op *op);
+/* The device's page cache inode, once it is opened buffered (for the
+ * folios a discard drops). */
+void blkdev_set_cache(struct blkdev *b, struct inode *ino);
+
 /* Open the device for direct I/O: the file's flags are the caller's. */
 void blkdev_open(struct blkdev *b, struct sfile *f, const char *path);
 /* The file-system parameters of the device's page cache: the block size

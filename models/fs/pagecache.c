@@ -293,16 +293,33 @@ static bool evict_one(struct pagecache *pc)
 	return false;
 }
 
-void mapping_invalidate(struct mapping *m)
+void mapping_invalidate_range(struct mapping *m, uint64_t off, uint64_t len)
 {
+	uint64_t first = off / m->folio_size;
+	uint64_t end = len ? (off + len - 1) / m->folio_size + 1 : first;
 	/* Collected first: each eviction moves entries of the table. */
 	g_autoptr(GPtrArray) victims = g_ptr_array_new();
 
-	for (uint64_t i = 0; i <= m->tab_mask; i++)
-		if (m->tab[i].folio && evictable(m->tab[i].folio))
-			g_ptr_array_add(victims, m->tab[i].folio);
+	if (end - first > m->tab_mask + 1) {
+		for (uint64_t i = 0; i <= m->tab_mask; i++) {
+			struct folio *f = m->tab[i].folio;
+			if (f && f->index >= first && f->index < end && evictable(f))
+				g_ptr_array_add(victims, f);
+		}
+	} else {
+		for (uint64_t i = first; i < end && i < m->nfolios; i++) {
+			struct folio *f = mapping_folio(m, i);
+			if (f && evictable(f))
+				g_ptr_array_add(victims, f);
+		}
+	}
 	for (unsigned i = 0; i < victims->len; i++)
 		evict(m->pc, victims->pdata[i]);
+}
+
+void mapping_invalidate(struct mapping *m)
+{
+	mapping_invalidate_range(m, 0, m->nfolios * m->folio_size);
 }
 
 static struct folio *folio_get(struct pagecache *pc, struct xctx *x)

@@ -115,6 +115,8 @@ void mapping_clear(struct mapping *m);
 /* Drop the mapping's clean, idle folios (invalidate_mapping_pages, what
  * fio's invalidate=1 asks with POSIX_FADV_DONTNEED). */
 void mapping_invalidate(struct mapping *m);
+/* The same for the folios holding bytes [off, off + len). */
+void mapping_invalidate_range(struct mapping *m, uint64_t off, uint64_t len);
 /* Look up (charging the lookup; a hit or a miss), or NULL. */
 struct folio *folio_lookup(struct xctx *x, struct mapping *m, uint64_t index);
 /* Allocate and insert a folio, locked, nothing uptodate (charging it);

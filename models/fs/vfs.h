@@ -37,6 +37,7 @@
 struct sfile;
 struct kiocb;
 struct fsync_op;
+struct blkdev;
 struct blk_queue;
 
 /* A wait for a page-cache folio to be unlocked (its read done), embedded
@@ -113,6 +114,7 @@ struct sfile {
 	uint32_t blksize;	/* the unit of I/O that needs no read-modify-write */
 	bool nowait;		/* FMODE_NOWAIT */
 	bool buf_rasync;	/* FMODE_BUF_RASYNC */
+	struct blkdev *bdev;	/* a block device file: its ioctls; else NULL */
 	void *priv;
 };
 

@@ -1,0 +1,121 @@
+#!/bin/sh
+# Description: fio's trims (rw=trim, rw=randtrim) discard with
+# ioctl(BLKDISCARD) in the job's thread, whatever the engine, as fio's
+# do_io_u_trim does: each trim is one NVMe Dataset Management (deallocate)
+# command with the trim's range, not split at the queue's max_sectors;
+# cached folios of the range are dropped; a regular file fails with
+# ENOTTY (25), a device without discard (null_blk) with EOPNOTSUPP (95), a
+# range not in whole logical blocks with EINVAL (22); trimwrite is
+# refused. The lines fio prints about the trims' submission are compared
+# with the installed fio 3.33 trimming a loop device, when that can be set
+# up (root, losetup).
+. "$top_srcdir/tests/tap.sh"
+
+plan 12
+tmp=$(mktemp -d)
+loop=
+cleanup() {
+	[ -n "$loop" ] && losetup -d "$loop"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# json ARGS...: print the figures of a run (storsim JSON) named by the
+# python expressions that follow "--"
+json() {
+	exprs=
+	while [ "$1" != -- ]; do exprs="$exprs $1"; shift; done
+	shift
+	"$STORSIM" run --output-format=json "$@" | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+jobs, dev = j["jobs"], j["storsim"]["devices"]["nvme0n1"]
+reads = [job["read"]["total_ios"] for job in jobs]
+print(" ".join(str(eval(e)) for e in sys.argv[1:]))' $exprs
+}
+
+got=$(json 'jobs[0]["trim"]["total_ios"]' 'dev["dsm"]' 'dev["writes"]' \
+	'jobs[0]["trim"]["io_kbytes"]' -- --name=t --filename=/dev/nvme0n1 \
+	--size=16m --rw=randtrim --bs=4k)
+check "randtrim: one deallocate per trim, no writes (trims, DSM, writes, KiB: $got)" \
+	test "$got" = "4096 4096 0 16384"
+
+got=$(json 'jobs[0]["trim"]["total_ios"]' 'dev["dsm"]' -- --name=t \
+	--filename=/dev/nvme0n1 --size=64m --rw=trim --bs=4m)
+check "4 MiB trims are not split at max_sectors (trims, DSM: $got)" \
+	test "$got" = "16 16"
+
+got=$(json 'reads' 'dev["reads"]' -- \
+	--name=r1 --filename=/dev/nvme0n1 --size=4m --rw=randread --direct=0 \
+	--name=t --stonewall --filename=/dev/nvme0n1 --size=4m --rw=trim --bs=1m \
+	--name=r2 --stonewall --filename=/dev/nvme0n1 --size=4m --rw=randread \
+	--direct=0 --invalidate=0 \
+	--name=r3 --stonewall --filename=/dev/nvme0n1 --size=4m --rw=randread \
+	--direct=0 --invalidate=0 | tr -d ' ')
+check "a trim drops the cached folios of its range: read again from the drive, then cached ($got)" \
+	test "$got" = "[1024,0,1024,1024]2048"
+
+got=$(json 'jobs[0]["trim"]["total_ios"]' 'jobs[0]["trim"]["slat_ns"]["N"]' \
+	'jobs[0]["trim"]["clat_ns"]["N"]' -- --name=t --filename=/dev/nvme0n1 \
+	--size=4m --rw=randtrim --ioengine=io_uring --iodepth=8)
+check "io_uring: trims complete in queue(), with no slat (trims, slat, clat samples: $got)" \
+	test "$got" = "1024 0 1024"
+
+# error RW OPTIONS...: the job's error number
+error() {
+	"$STORSIM" run --output-format=json "$@" 2>/dev/null | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["jobs"][0]["error"])'
+}
+got=$(error --name=t --filename=/d/f --mount=/d=xfs:nvme0n1 --size=4m --rw=trim)
+check "a trim of a regular file fails with ENOTTY, as in fio 3.33 ($got)" test "$got" = 25
+got=$(error --device=nullb0=null_blk --name=t --filename=/dev/nullb0 --size=4m \
+	--rw=trim)
+check "null_blk takes no discards: EOPNOTSUPP ($got)" test "$got" = 95
+got=$(error --name=t --filename=/dev/nvme0n1 --size=4m --rw=trim --offset=100)
+check "a trim not in whole blocks: EINVAL ($got)" test "$got" = 22
+
+"$STORSIM" run --name=t --filename=/dev/nvme0n1 --size=4m --rw=trimwrite \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+check "trimwrite is refused, naming the option (exit $rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"option 'rw'\" '$tmp/err'"
+
+# The lines of fio's normal output about submission, and whether a slat
+# line is printed, for trims with three engines.
+lines() {
+	sed -n -e 's/^ *\(IO depths\|submit\|complete\|issued rwts\) *: /\1: /p' \
+		-e 's/^ *\(slat\) (.*/\1/p'
+}
+fio=$(command -v fio || true)
+if [ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' &&
+	truncate -s 64m "$tmp/disk" &&
+	loop=$(losetup -f --show "$tmp/disk" 2>/dev/null); then
+	live=yes
+else
+	live=no
+	loop=
+fi
+while read -r eng rw <&3; do
+	set -- --name=t --size=4m --bs=4k --rw="$rw" --ioengine="$eng" --iodepth=8 \
+		--direct=1
+	"$STORSIM" run --no-cpu-profile --filename=/dev/nvme0n1 "$@" | lines >"$tmp/sim"
+	if [ "$live" = no ]; then
+		ok "$eng $rw: fio 3.33's submission lines # SKIP no fio 3.33 or no loop device"
+		continue
+	fi
+	"$fio" --filename="$loop" "$@" | lines >"$tmp/fio"
+	if cmp -s "$tmp/sim" "$tmp/fio"; then
+		ok "$eng $rw: fio 3.33's submission lines, on a loop device"
+	else
+		not_ok "$eng $rw: fio 3.33's submission lines, on a loop device"
+		diag "storsim: $(tr '\n' '|' <"$tmp/sim")"
+		diag "fio:     $(tr '\n' '|' <"$tmp/fio")"
+	fi
+done 3<<EOF
+psync randtrim
+io_uring trim
+libaio randtrim
+io_uring randtrim
+EOF
+finish
