@@ -244,6 +244,12 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 		stats_moments_add(&js->iops[ddir], 1);
 }
 
+void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now)
+{
+	if (now >= js->start)
+		js->total_ios[ddir]++;
+}
+
 void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
 		    bool datasync)
 {

@@ -155,6 +155,9 @@ void stats_free(struct job_stats *js);
 void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 		  uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
 		  uint64_t lat_ns);
+/* An I/O of direction ddir failed at now: fio counted it when it queued
+ * it (total_io_u, the "issued" line and IOPS), with no bytes or latency. */
+void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now);
 /* An fsync/fdatasync completed at now after lat_ns. */
 void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
 		    bool datasync);

@@ -6,7 +6,8 @@
 # it late) or spins when shorter than a nanosleep can be. Where fio 3.33
 # is installed, the same null-engine jobs run in both, and the IOPS must
 # agree within 2% for the rates (fio's own clock makes them exact) and
-# 10% for think times (fio's loop costs more on a loaded machine). A case
+# 10% for think times (fio's loop costs more on a loaded machine, so fio
+# gets three tries). A case
 # marked "own" is not run in fio: fio 3.33 can sleep for ever with
 # thinktime_spin when the machine is busy (the spin outlasts the think
 # time and the rest, negative, becomes a huge unsigned sleep).
@@ -26,6 +27,15 @@ plan $(( $(printf '%s\n' "$cases" | wc -l) + 2 ))
 fio=$(command -v fio || true)
 [ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' || fio=
 
+# within GOT WANT TOL: each figure of GOT within TOL (a fraction) of WANT's
+within() {
+	python3 -c '
+import sys
+got, want = [[float(v) for v in a.split()] for a in sys.argv[1:3]]
+tol = float(sys.argv[3])
+sys.exit(not all(abs(g - w) <= tol * max(w, 1) for g, w in zip(got, want)))' "$@"
+}
+
 iops() {
 	python3 -c 'import json, sys
 j = json.load(sys.stdin)["jobs"][0]
@@ -36,17 +46,23 @@ while IFS='|' read -r opts tol want_r want_w with <&3; do
 	set -- --name=n --ioengine=null --size=1g --bs=4k --rw=randread \
 		--time_based --runtime=1 $opts --output-format=json
 	got=$("$STORSIM" run "$@" 2>/dev/null | iops)
-	if [ -n "$fio" ] && [ "$with" = fio ]; then
-		want=$("$fio" "$@" 2>/dev/null | iops)
-		what="fio"
-	else
-		want="$want_r $want_w"
-		what="expected"
-	fi
-	check "$opts: IOPS (read write) $got, $what $want" python3 -c "
-import sys
-got, want, tol = [float(v) for v in '$got'.split()], [float(v) for v in '$want'.split()], $tol
-sys.exit(not all(abs(g - w) <= tol * max(w, 1) for g, w in zip(got, want)))"
+	# fio runs in real time: other work on the machine only slows it,
+	# so it gets up to three tries to show its unloaded rate.
+	tries=3
+	while :; do
+		if [ -n "$fio" ] && [ "$with" = fio ]; then
+			want=$("$fio" "$@" 2>/dev/null | iops)
+			what="fio"
+		else
+			want="$want_r $want_w"
+			what="expected"
+			tries=1
+		fi
+		tries=$((tries - 1))
+		within "$got" "$want" "$tol" || [ $tries -eq 0 ] || continue
+		break
+	done
+	check "$opts: IOPS (read write) $got, $what $want" within "$got" "$want" "$tol"
 done 3<<EOF
 $cases
 EOF

@@ -11,7 +11,7 @@
 # up (root, losetup).
 . "$top_srcdir/tests/tap.sh"
 
-plan 12
+plan 13
 tmp=$(mktemp -d)
 loop=
 cleanup() {
@@ -118,4 +118,17 @@ io_uring trim
 libaio randtrim
 io_uring randtrim
 EOF
+
+# A trim that fails is counted as issued, as fio counts what it queued, so
+# the job's block is printed with its error.
+set -- --name=t --size=4m --bs=4k --rw=trim --offset=100
+issued() { sed -n 's/^ *issued rwts: //p'; }
+got=$("$STORSIM" run --no-cpu-profile --filename=/dev/nvme0n1 "$@" 2>/dev/null | issued)
+if [ "$live" = yes ]; then
+	want=$("$fio" --filename="$loop" "$@" 2>/dev/null | issued)
+else
+	want="total=0,0,1,0 short=0,0,0,0 dropped=0,0,0,0"
+fi
+check "a failed trim is issued, as fio ${live:+($live) }counts it: $got" \
+	test -n "$got" -a "$got" = "$want"
 finish

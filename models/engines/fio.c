@@ -395,6 +395,8 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	if (res < 0) {
 		if (!td->error)
 			td->error = (int)-res;
+		if (td->stats_on && u->start_time >= td->ramp_end && !u->sync_op)
+			stats_add_failed(td->stats, (enum stats_ddir)u->ddir, now);
 	} else if (td->stats_on && u->start_time >= td->ramp_end) {
 		if (u->sync_op) {
 			if (!fsyncing(td))
