@@ -5,13 +5,13 @@
 # command with the trim's range, not split at the queue's max_sectors;
 # cached folios of the range are dropped; a regular file fails with
 # ENOTTY (25), a device without discard (null_blk) with EOPNOTSUPP (95), a
-# range not in whole logical blocks with EINVAL (22); trimwrite is
-# refused. The lines fio prints about the trims' submission are compared
+# range not in whole logical blocks with EINVAL (22); a trim rate limit
+# holds (rate_iops=,,N); trimwrite is refused. The lines fio prints about the trims' submission are compared
 # with the installed fio 3.33 trimming a loop device, when that can be set
 # up (root, losetup).
 . "$top_srcdir/tests/tap.sh"
 
-plan 13
+plan 14
 tmp=$(mktemp -d)
 loop=
 cleanup() {
@@ -60,6 +60,11 @@ got=$(json 'jobs[0]["trim"]["total_ios"]' 'jobs[0]["trim"]["slat_ns"]["N"]' \
 	--size=4m --rw=randtrim --ioengine=io_uring --iodepth=8)
 check "io_uring: trims complete in queue(), with no slat (trims, slat, clat samples: $got)" \
 	test "$got" = "1024 0 1024"
+
+got=$(json 'round(jobs[0]["trim"]["iops"])' -- --name=t --filename=/dev/nvme0n1 \
+	--rw=randtrim --time_based --runtime=1s --rate_iops=,,1000)
+check "rate_iops=,,1000 holds trims at 1000 per second ($got)" \
+	test "$got" -ge 980 -a "$got" -le 1000
 
 # error RW OPTIONS...: the job's error number
 error() {

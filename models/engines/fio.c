@@ -1116,7 +1116,7 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	td->sleep_granularity = SIM_USEC + hp->timer_slack + hp->syscall +
 				hp->irq_entry + hp->wakeup + hp->ctx_switch;
 	/* fio's __setup_rate: rate, else rate_iops times the smallest bs. */
-	for (int d = FIO_DDIR_READ; d <= FIO_DDIR_WRITE; d++) {
+	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
 		td->rate_bps[d] = o->rate[d] ? o->rate[d] :
 				  (uint64_t)o->rate_iops[d] * o->min_bs[d];
 		td->rated |= td->rate_bps[d] != 0;

@@ -101,8 +101,8 @@ struct fio_thread {
 	 * per direction, bytes issued, and when the next I/O may go, in ns
 	 * since the job started (fio: rate_next_io_time, in microseconds) */
 	bool rated;
-	uint64_t rate_bps[2], rate_issue_bytes[2];
-	sim_time rate_next[2];
+	uint64_t rate_bps[FIO_DDIR_COUNT], rate_issue_bytes[FIO_DDIR_COUNT];
+	sim_time rate_next[FIO_DDIR_COUNT];
 	bool ddir_chosen;	/* next_ddir was drawn before a rate sleep */
 	enum fio_ddir next_ddir;
 	/* thinktime (handle_thinktime): completed reads and writes, and
