@@ -9,7 +9,10 @@
  * model issue everything asynchronously (fs/vfs.h), so the waiting is
  * done here, for every caller that blocks: the synchronous system calls
  * (read, pread, preadv2: fs/read_write.c, new_sync_read with a kiocb
- * that has no ki_complete).
+ * that has no ki_complete) and io_submit on a file opened without
+ * O_DIRECT (fs/aio.c, aio_read/aio_write: the kiocb has ki_complete, but
+ * filemap_read and iomap_file_buffered_write block all the same unless
+ * asked not to with IOCB_NOWAIT, which libaio does not set).
  *
  * Once woken, the task finishes the I/O in its own context, as the kernel
  * does: the copy of a buffered read (the rest of filemap_read), the end
@@ -21,7 +24,7 @@
  * charges for them.
  * Sources: Linux fs/iomap/direct-io.c (__iomap_dio_rw), mm/filemap.c
  * (filemap_read, filemap_update_page), mm/page-writeback.c
- * (balance_dirty_pages).
+ * (balance_dirty_pages), fs/aio.c (aio_read, aio_write, aio_rw_done).
  * Left out: signals (a killable wait that ends early).
  */
 #include <glib.h>

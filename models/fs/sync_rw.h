@@ -1,6 +1,6 @@
 /*
  * A task inside a blocking read_iter or write_iter: the synchronous
- * system calls.
+ * system calls, and io_submit on a file without O_DIRECT.
  */
 #ifndef STORSIM_SYNC_RW_H
 #define STORSIM_SYNC_RW_H
