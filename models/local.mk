@@ -11,6 +11,7 @@ libstorsim_a_SOURCES += \
 	models/fs/pagecache.c models/fs/pagecache.h \
 	models/fs/buffered.c models/fs/buffered.h \
 	models/fs/writeback.c models/fs/writeback.h \
+	models/fs/sync_rw.c models/fs/sync_rw.h \
 	models/host/workqueue.c models/host/workqueue.h \
 	models/engines/io_uring.c models/engines/io_uring.h \
 	models/engines/io_wq.c models/engines/io_wq.h \

@@ -6,9 +6,9 @@
 # short read, makes no sync after the last write, and leaves the syncs at
 # the end out of its counts), and are checked against the installed fio
 # when it is 3.33. The syncs at the end still write the data back and
-# flush the drive's cache. fsync with an asynchronous engine, libaio on a
-# buffered file and O_DSYNC buffered writes with io_uring are refused with
-# the file, line and option. O_SYNC and O_DSYNC buffered writes (sync=1,
+# flush the drive's cache. fsync with an asynchronous engine (also
+# libaio on a buffered file) and O_DSYNC buffered writes with io_uring or
+# libaio are refused with the file, line and option. O_SYNC and O_DSYNC buffered writes (sync=1,
 # sync=dsync) count no syncs either; tests/buffered-osync.sh has what they
 # do.
 . "$top_srcdir/tests/tap.sh"
@@ -24,14 +24,9 @@ sync=1|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%
 sync=dsync|total=0,256,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
-fio=$(command -v fio || true)
-if [ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33'; then
-	live=1
-else
-	live=0
-fi
+fio=$(fio333)
 
-plan $((2 * ncases + 9))
+plan $((2 * ncases + 10))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -58,7 +53,7 @@ while IFS='|' read -r opts issued depths; do
 		not_ok "storsim, $opts: $issued, depths $depths"
 		diag "got: $(lines "$got")"
 	fi
-	if [ "$live" = 0 ]; then
+	if [ -z "$fio" ]; then
 		ok "fio, $opts # SKIP fio 3.33 is not installed"
 		continue
 	fi
@@ -117,10 +112,13 @@ done
 check "io_uring on an IOPOLL ring (hipri) with fsync=1 is refused at its line" \
 	refused fsync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
 	hipri=1 direct=1 fsync=1 "filename=$dir/f"
-check "libaio on a buffered file (direct=0) is refused at its line" \
-	refused direct '[w]' rw=randread bs=4k size=1m ioengine=libaio \
-	direct=0 "filename=$dir/f"
 check "O_DSYNC writes to a buffered file with io_uring are refused at their line" \
 	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
 	sync=dsync "filename=$dir/f"
+check "O_DSYNC writes to a buffered file with libaio are refused at their line" \
+	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=libaio \
+	iodepth=8 sync=dsync "filename=$dir/f"
+check "fsync with libaio on a buffered file is refused at its line" \
+	refused fsync '[w]' rw=randwrite bs=4k size=1m ioengine=libaio \
+	iodepth=8 fsync=4 "filename=$dir/f"
 finish

@@ -9,3 +9,10 @@ check() { local d="$1"; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 finish() { exit $_tap_fail; }
+# fio333: the path of the installed fio if it is fio 3.33, the version the
+# expected outputs of the tests were taken from; else nothing.
+fio333() {
+	local f
+	f=$(command -v fio) && "$f" --version 2>/dev/null | grep -q '^fio-3\.33' &&
+		echo "$f"
+}

@@ -14,14 +14,28 @@
  * system finishes in a workqueue (iomap without IOCB_DIO_CALLER_COMP)
  * completes from the kworker.
  *
+ * On a file opened without O_DIRECT nothing is asynchronous: aio_read and
+ * aio_write call the file's buffered ->read_iter/->write_iter without
+ * IOCB_NOWAIT, which block the submitter (filemap_read waiting for a
+ * folio it had to read, balance_dirty_pages) and return the byte count;
+ * aio_rw_done then calls aio_complete at once. So io_submit of N such
+ * iocbs returns after N reads or writes made one after another, and
+ * io_getevents finds their events without waiting. The blocking is
+ * fs/sync_rw.c's, the same as pread's.
+ *
  * Parameters (host profile, model "aio"), CPU time (ns): submit_iocb_ns,
  * complete_ns, getevents_ns, event_copy_ns.
- * Left out: IOCB_CMD_POLL and fsync, eventfd, cancellation, timeouts.
+ * Sources: Linux fs/aio.c (io_submit_one, aio_read, aio_write,
+ * aio_rw_done, aio_complete_rw, read_events), mm/filemap.c (filemap_read).
+ * Left out: IOCB_CMD_POLL and fsync, eventfd, cancellation, timeouts;
+ * O_DSYNC buffered writes (generic_write_sync inside io_submit; the fio
+ * model refuses them).
  */
 #include <glib.h>
 
 #include "block/blk_mq.h"
 #include "engines/aio.h"
+#include "fs/sync_rw.h"
 #include "pool.h"
 
 #define P(field) offsetof(struct aio_params, field)
@@ -57,6 +71,11 @@ struct aio_ctx {
 	struct aio_event *out;
 	struct sim_msg done;
 	unsigned last;
+	/* the io_submit in progress: iocbs from next on are still to go */
+	const struct aio_iocb *sub;
+	unsigned sub_nr, next;
+	struct sim_msg sub_done;
+	struct sync_rw *buffered;	/* the wait of a buffered iocb */
 };
 
 enum { AIO_WOKEN };
@@ -99,17 +118,19 @@ static void aio_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	}
 }
 
-void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
-		   struct sim_msg done)
+/* io_submit_one for the iocbs from c->next on, in one step of the owner.
+ * A direct iocb is started and left to complete wherever its I/O ends;
+ * a buffered one runs whole inside the call (fs/sync_rw.c), and the
+ * batch goes on in the step after it, from buffered_done. The plug is
+ * flushed before the task can sleep, as schedule() does. */
+static void submit_from(struct aio_ctx *c, struct xctx *x)
 {
-	struct xctx *x = task_xctx(c->owner);
-	bool plug = nr > AIO_PLUG_THRESHOLD;
+	bool plug = c->sub_nr > AIO_PLUG_THRESHOLD;
 
-	xctx_syscall(x, 1);
 	if (plug)
 		blk_start_plug(x);
-	for (unsigned i = 0; i < nr; i++) {
-		const struct aio_iocb *a = &iocbs[i];
+	while (c->next < c->sub_nr) {
+		const struct aio_iocb *a = &c->sub[c->next++];
 		struct aio_kiocb *k = sim_pool_get(&c->kiocbs);
 		xctx_charge(x, st_submit, c->p.submit_iocb);
 		k->ctx = c;
@@ -117,9 +138,15 @@ void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 		k->kiocb = (struct kiocb){
 			.file = a->file, .pos = a->off, .len = a->len,
 			.nr_segs = a->nr_segs, .write = a->write,
-			.flags = a->kiflags | KI_DIRECT,
+			.flags = a->kiflags,
 			.ki_complete = aio_complete_rw, .owner = k,
 		};
+		if (!(a->kiflags & KI_DIRECT)) {
+			if (plug)
+				blk_finish_plug(x);
+			sync_rw_start(c->buffered, x, &k->kiocb);
+			return;
+		}
 		long ret = a->write ? a->file->ops->write_iter(x, &k->kiocb) :
 				      a->file->ops->read_iter(x, &k->kiocb);
 		if (ret != -EIOCBQUEUED)
@@ -127,8 +154,29 @@ void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 	}
 	if (plug)
 		blk_finish_plug(x);
-	c->last = nr;
-	task_then(c->owner, done);
+	c->last = c->sub_nr;
+	task_then(c->owner, c->sub_done);
+}
+
+/* aio_rw_done for a buffered iocb: its result goes into the ring now,
+ * so io_getevents finds it without waiting. */
+static void buffered_done(struct xctx *x, struct kiocb *iocb, void *arg)
+{
+	struct aio_ctx *c = arg;
+
+	aio_complete_rw(x, iocb, iocb->res);
+	submit_from(c, x);
+}
+
+void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
+		   struct sim_msg done)
+{
+	xctx_syscall(task_xctx(c->owner), 1);
+	c->sub = iocbs;
+	c->sub_nr = nr;
+	c->next = 0;
+	c->sub_done = done;
+	submit_from(c, task_xctx(c->owner));
 }
 
 static void read_events(struct aio_ctx *c, struct xctx *x)
@@ -197,6 +245,8 @@ struct aio_ctx *aio_ctx_new(struct host *h, struct task *owner,
 	c->ring = g_new0(struct aio_event, nr_events);
 	sim_pool_init(&c->kiocbs, sizeof(struct aio_kiocb), 64);
 	sim_component_init(host_sim(h), &c->comp, &aio_ops, task_name(owner));
+	c->buffered = sync_rw_new(host_sim(h), task_name(owner), owner,
+				  buffered_done, c);
 	return c;
 }
 
@@ -205,6 +255,7 @@ void aio_ctx_free(struct aio_ctx *c)
 	if (!c)
 		return;
 	g_free(c->ring);
+	sync_rw_free(c->buffered);
 	sim_pool_destroy(&c->kiocbs);
 	g_free(c);
 }

@@ -40,7 +40,9 @@ struct aio_ctx *aio_ctx_new(struct host *h, struct task *owner,
 void aio_ctx_free(struct aio_ctx *c);
 
 /* io_submit(2), in a step of the owner task; ends the step, delivering
- * done when the syscall returns. */
+ * done when the syscall returns. Buffered iocbs (no KI_DIRECT) are read
+ * or written inside the call, which may sleep: iocbs must stay as they
+ * are until done. */
 void aio_io_submit(struct aio_ctx *c, const struct aio_iocb *iocbs, unsigned nr,
 		   struct sim_msg done);
 /* io_getevents(2): at least min_nr, at most nr events into out; ends the

@@ -869,10 +869,6 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "random_distribution", err,
 			      "only the uniform random distribution is modelled");
 	const struct fio_engine_ops *eng = engine_for(o->ioengine);
-	if (!o->direct && o->ioengine == FIO_ENGINE_LIBAIO)
-		return refuse(job, "direct", err, "libaio on a buffered file "
-			      "(direct=0) runs each read and write inside io_submit; "
-			      "that is not modelled yet");
 	if (!o->direct && o->sync != FIO_SYNC_NONE && eng && !eng->sync &&
 	    o->ioengine != FIO_ENGINE_NULL && fio_rw_does(o->rw, FIO_DDIR_WRITE))
 		return refuse(job, "sync", err, "O_SYNC and O_DSYNC writes to a "

@@ -31,14 +31,14 @@
  */
 #include <glib.h>
 
-#include "block/blk_mq.h"
 #include "engines/fio_engine.h"
 #include "engines/aio.h"
 #include "engines/io_uring.h"
+#include "fs/sync_rw.h"
 #include "system.h"
 #include "util.h"
 
-static stage_id st_sqe, st_cqe, st_poll_spin, st_aio_prep, st_event;
+static stage_id st_sqe, st_cqe, st_aio_prep, st_event;
 
 static void libaio_handle(struct sim_component *c, unsigned type, void *ptr,
 			  uint64_t arg);
@@ -54,8 +54,7 @@ static void register_stages(void)
 	st_cqe = stage_register("fio_cqe_reap", CPU_USR, "fio_ioring_cqring_reap");
 	st_aio_prep = stage_register("fio_aio_prep", CPU_USR, "fio_libaio_prep");
 	st_event = stage_register("fio_aio_reap", CPU_USR, "fio_libaio_event");
-	st_poll_spin = stage_register("dio_poll_spin", CPU_SYS,
-				      "__iomap_dio_rw / blkdev wait: bio_poll loop");
+	sync_rw_register_stages();
 }
 
 static bool refuse_option(struct fio_thread *td, const char *option,
@@ -185,51 +184,17 @@ const struct fio_engine_ops fio_null_engine_sync = {
 
 /* ---- sync, psync, vsync, pvsync, pvsync2 ---- */
 
-/* The task sleeps in the syscall until the I/O completes; a completion
- * that happens inside the call (an inline completion) ends it without
- * sleeping. */
+/* The task sleeps in the syscall until the I/O completes (fs/sync_rw.c);
+ * an fsync(2) sleeps in the file's fsync. */
 struct sync_data {
 	struct sim_component comp;
 	struct fio_thread *td;
 	struct fio_io_u *u;
-	bool done;		/* ki_complete has run */
-	bool spinning;		/* polling (pvsync2 hipri) */
+	struct sync_rw *rw;
 	struct fsync_op fsync;	/* the fsync or fdatasync in progress */
 };
 
-enum { SYNC_WOKEN, SYNC_POLL, SYNC_FSYNCED, SYNC_WRITE_SYNCED };
-
-static void sync_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
-{
-	struct fio_io_u *u = iocb->owner;
-	struct fio_thread *td = u->td;
-	struct sync_data *sd = td->eng_data;
-
-	iocb->res = res;
-	sd->done = true;
-	/* Found by the task itself (inline, or by its own polling): no
-	 * wake-up; else the completing context wakes it. */
-	if (xctx_task(x) != td->task) {
-		sd->spinning = false;
-		xctx_wake(x, td->task);
-	}
-}
-
-/* The polled wait of a synchronous dio (RWF_HIPRI): poll the queue, spin
- * until something arrives, poll again. */
-static void sync_poll(struct fio_thread *td, struct sync_data *sd)
-{
-	struct kiocb *k = &sd->u->kiocb;
-
-	blk_poll(fio_xctx(td), k->poll_cookie);
-	if (sd->done) {
-		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
-		return;
-	}
-	sd->spinning = true;
-	task_spin(td->task, st_poll_spin, SIM_MSG(&sd->comp, SYNC_POLL, NULL, 0));
-	blk_poll_arm(k->poll_cookie, td->task);
-}
+enum { SYNC_FSYNCED, SYNC_WRITE_SYNCED };
 
 /*
  * generic_write_sync: a write to a buffered file opened O_DSYNC (fio's
@@ -253,29 +218,28 @@ static bool write_sync(struct fio_thread *td, struct sync_data *sd)
 	return true;
 }
 
+/* The read or write is over, in the task's step after it. */
+static void sync_rw_done(struct xctx *x, struct kiocb *k, void *arg)
+{
+	struct sync_data *sd = arg;
+
+	if (write_sync(sd->td, sd))
+		return;
+	fio_io_done(sd->td, sd->u, k->res);
+	fio_reaped(sd->td, 1);
+	fio_resume(sd->td);
+}
+
 static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 			uint64_t arg)
 {
 	struct sync_data *sd = (struct sync_data *)c;
 	struct kiocb *k = &sd->u->kiocb;
 
-	if (type == SYNC_POLL) {
-		sync_poll(sd->td, sd);
-		return;
-	}
-	if (type == SYNC_FSYNCED) {
+	if (type == SYNC_FSYNCED)
 		fio_io_done(sd->td, sd->u, sd->fsync.res);
-	} else if (type == SYNC_WRITE_SYNCED) {
+	else
 		fio_io_done(sd->td, sd->u, sd->fsync.res < 0 ? sd->fsync.res : k->res);
-	} else {
-		if (k->dio_complete) {
-			k->dio_complete(fio_xctx(sd->td), k);
-			k->dio_complete = NULL;
-		}
-		if (write_sync(sd->td, sd))
-			return;
-		fio_io_done(sd->td, sd->u, k->res);
-	}
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
 }
@@ -287,21 +251,27 @@ static const struct sim_component_ops sync_ops = {
 
 static bool sync_init(struct fio_thread *td, GError **err)
 {
-	struct sync_data *sd = g_new0(struct sync_data, 1);
+	struct system *sys = fio_system(td);
+	struct sync_data *sd;
 
 	register_stages();
 	if (td->o->eng.hipri && td->o->eng.hipri_percentage != 100)
 		return refuse_option(td, "hipri_percentage",
 				     "only all-polled or no polled I/O is modelled", err);
+	sd = g_new0(struct sync_data, 1);
 	sd->td = td;
-	sim_component_init(&fio_system(td)->sim, &sd->comp, &sync_ops, td->name);
+	sd->rw = sync_rw_new(&sys->sim, td->name, td->task, sync_rw_done, sd);
+	sim_component_init(&sys->sim, &sd->comp, &sync_ops, td->name);
 	td->eng_data = sd;
 	return true;
 }
 
 static void sync_cleanup(struct fio_thread *td)
 {
-	g_free(td->eng_data);
+	struct sync_data *sd = td->eng_data;
+
+	sync_rw_free(sd->rw);
+	g_free(sd);
 }
 
 static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
@@ -309,15 +279,13 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	struct sync_data *sd = td->eng_data;
 	struct xctx *x = fio_xctx(td);
 	struct sfile *f = u->file->f;
-	struct kiocb *k = &u->kiocb;
-	long ret;
 
+	sd->u = u;
 	if (u->sync_op) {
 		/* do_io_u_sync: fsync(2) or fdatasync(2). */
 		xctx_syscall(x, 1);
 		fio_io_issued(td, u);
 		fio_submitted(td, 1);
-		sd->u = u;
 		sd->fsync = (struct fsync_op){
 			.file = f, .datasync = u->datasync, .task = td->task,
 			.done = SIM_MSG(&sd->comp, SYNC_FSYNCED, NULL, 0),
@@ -329,34 +297,19 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	unsigned syscalls = td->eng == &fio_sync_engine ||
 			    td->eng == &fio_vsync_engine ? 2 : 1;
 	xctx_syscall(x, syscalls);
-	*k = (struct kiocb){
+	u->kiocb = (struct kiocb){
 		.file = f,
 		.pos = u->offset,
 		.len = u->len,
 		.nr_segs = u->nr_segs,
 		.write = u->ddir == FIO_DDIR_WRITE,
-		.sync_wait = true,
 		.flags = fio_open_flags(td) |
 			 (td->eng == &fio_pvsync2_engine && td->o->eng.hipri ?
 			  KI_HIPRI : 0),
-		.ki_complete = sync_ki_complete,
-		.owner = u,
 	};
 	fio_io_issued(td, u);
 	fio_submitted(td, 1);
-	sd->u = u;
-	sd->done = false;
-	ret = k->write ? f->ops->write_iter(x, k) : f->ops->read_iter(x, k);
-	if (ret != -EIOCBQUEUED) {
-		k->res = ret;
-		k->dio_complete = NULL;
-	}
-	if (ret != -EIOCBQUEUED || sd->done)
-		task_then(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
-	else if (k->poll_cookie)
-		sync_poll(td, sd);
-	else
-		task_sleep(td->task, SIM_MSG(&sd->comp, SYNC_WOKEN, NULL, 0));
+	sync_rw_start(sd->rw, x, &u->kiocb);
 }
 
 #define SYNC_ENGINE(var, engname) \

@@ -1,0 +1,141 @@
+/*
+ * A task inside a blocking read_iter or write_iter.
+ *
+ * Stands for the waits a task makes inside a read or write it cannot
+ * return from early: the synchronous dio's wait in __iomap_dio_rw
+ * (blk_io_schedule until the last bio ends, or, with IOCB_HIPRI, a
+ * bio_poll loop), blkdev_direct_IO's, filemap_read's folio wait
+ * (folio_wait_locked) and balance_dirty_pages' sleep. The files of this
+ * model issue everything asynchronously (fs/vfs.h), so the waiting is
+ * done here, for every caller that blocks: the synchronous system calls
+ * (read, pread, preadv2: fs/read_write.c, new_sync_read with a kiocb
+ * that has no ki_complete) and io_submit on a file opened without
+ * O_DIRECT (fs/aio.c, aio_read/aio_write: the kiocb has ki_complete, but
+ * filemap_read and iomap_file_buffered_write block all the same unless
+ * asked not to with IOCB_NOWAIT, which libaio does not set).
+ *
+ * Once woken, the task finishes the I/O in its own context, as the kernel
+ * does: the copy of a buffered read (the rest of filemap_read), the end
+ * of a synchronous dio (iomap_dio_complete). A completion the task finds
+ * itself, inline in the call or by its own polling, needs no wake-up.
+ *
+ * Parameters: none of its own. The spin of a polled wait is CPU time of
+ * stage dio_poll_spin; the sleep and wake-up cost what the host model
+ * charges for them.
+ * Sources: Linux fs/iomap/direct-io.c (__iomap_dio_rw), mm/filemap.c
+ * (filemap_read, filemap_update_page), mm/page-writeback.c
+ * (balance_dirty_pages), fs/aio.c (aio_read, aio_write, aio_rw_done).
+ * Left out: signals (a killable wait that ends early).
+ */
+#include <glib.h>
+
+#include "block/blk_mq.h"
+#include "fs/sync_rw.h"
+
+struct sync_rw {
+	struct sim_component comp;
+	struct task *task;
+	struct kiocb *iocb;
+	bool done;		/* ki_complete has run */
+	sync_rw_done_fn finish;
+	void *arg;
+};
+
+enum { SYNC_RW_WOKEN, SYNC_RW_POLL };
+
+static stage_id st_poll_spin;
+
+void sync_rw_register_stages(void)
+{
+	st_poll_spin = stage_register("dio_poll_spin", CPU_SYS,
+				      "__iomap_dio_rw / blkdev wait: bio_poll loop");
+}
+
+static void sync_rw_ki_complete(struct xctx *x, struct kiocb *iocb, long res)
+{
+	struct sync_rw *w = iocb->owner;
+
+	iocb->res = res;
+	w->done = true;
+	/* Found by the task itself (inline, or by its own polling): no
+	 * wake-up; else the completing context wakes it. */
+	if (xctx_task(x) != w->task)
+		xctx_wake(x, w->task);
+}
+
+/* The polled wait of a synchronous dio (RWF_HIPRI): poll the queue, spin
+ * until something arrives, poll again. */
+static void sync_rw_poll(struct sync_rw *w)
+{
+	blk_poll(task_xctx(w->task), w->iocb->poll_cookie);
+	if (w->done) {
+		task_then(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+		return;
+	}
+	task_spin(w->task, st_poll_spin, SIM_MSG(&w->comp, SYNC_RW_POLL, NULL, 0));
+	blk_poll_arm(w->iocb->poll_cookie, w->task);
+}
+
+void sync_rw_start(struct sync_rw *w, struct xctx *x, struct kiocb *iocb)
+{
+	struct sfile *f = iocb->file;
+	long ret;
+
+	iocb->sync_wait = true;
+	iocb->ki_complete = sync_rw_ki_complete;
+	iocb->owner = w;
+	w->iocb = iocb;
+	w->done = false;
+	ret = iocb->write ? f->ops->write_iter(x, iocb) : f->ops->read_iter(x, iocb);
+	if (ret != -EIOCBQUEUED) {
+		iocb->res = ret;
+		iocb->dio_complete = NULL;
+	}
+	if (ret != -EIOCBQUEUED || w->done)
+		task_then(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+	else if (iocb->poll_cookie)
+		sync_rw_poll(w);
+	else
+		task_sleep(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+}
+
+static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,
+			   uint64_t arg)
+{
+	struct sync_rw *w = (struct sync_rw *)c;
+	struct kiocb *iocb = w->iocb;
+	struct xctx *x = task_xctx(w->task);
+
+	if (type == SYNC_RW_POLL) {
+		sync_rw_poll(w);
+		return;
+	}
+	if (iocb->dio_complete) {
+		iocb->dio_complete(x, iocb);
+		iocb->dio_complete = NULL;
+	}
+	w->finish(x, iocb, w->arg);
+}
+
+static const struct sim_component_ops sync_rw_ops = {
+	.name = "sync_rw",
+	.handle = sync_rw_handle,
+};
+
+struct sync_rw *sync_rw_new(struct sim *s, const char *name, struct task *t,
+			    sync_rw_done_fn done, void *arg)
+{
+	struct sync_rw *w = g_new0(struct sync_rw, 1);
+
+	sync_rw_register_stages();
+	w->task = t;
+	w->finish = done;
+	w->arg = arg;
+	sim_component_init(s, &w->comp, &sync_rw_ops, name);
+	return w;
+}
+
+void sync_rw_free(struct sync_rw *w)
+{
+	g_free(w);
+}
