@@ -225,7 +225,7 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 	windows_advance(js, now);
 	js->io_bytes[ddir] += bytes;
 	js->total_ios[ddir]++;
-	if (!c->disable_slat)
+	if (!c->disable_slat && slat_ns != STATS_NO_SLAT)
 		add_lat(js, STATS_SLAT, ddir, slat_ns, c->slat_percentiles);
 	if (!c->disable_lat)
 		add_lat(js, STATS_LAT, ddir, lat_ns, c->lat_percentiles);

@@ -151,7 +151,9 @@ struct job_stats *stats_new(const struct stats_config *cfg, sim_time start);
 void stats_free(struct job_stats *js);
 
 /* An I/O of direction ddir completed at now: bytes moved, and its
- * submission, completion and total latencies in ns. */
+ * submission, completion and total latencies in ns; slat_ns STATS_NO_SLAT
+ * for an I/O that had no submission phase (fio records none). */
+#define STATS_NO_SLAT UINT64_MAX
 void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 		  uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
 		  uint64_t lat_ns);

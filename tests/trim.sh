@@ -6,12 +6,12 @@
 # cached folios of the range are dropped; a regular file fails with
 # ENOTTY (25), a device without discard (null_blk) with EOPNOTSUPP (95), a
 # range not in whole logical blocks with EINVAL (22); a trim rate limit
-# holds (rate_iops=,,N); trimwrite is refused. The lines fio prints about the trims' submission are compared
+# holds (rate_iops=,,N); trimwrite trims each block, then writes it. The lines fio prints about the trims' submission are compared
 # with the installed fio 3.33 trimming a loop device, when that can be set
 # up (root, losetup).
 . "$top_srcdir/tests/tap.sh"
 
-plan 14
+plan 16
 tmp=$(mktemp -d)
 loop=
 cleanup() {
@@ -80,11 +80,24 @@ check "null_blk takes no discards: EOPNOTSUPP ($got)" test "$got" = 95
 got=$(error --name=t --filename=/dev/nvme0n1 --size=4m --rw=trim --offset=100)
 check "a trim not in whole blocks: EINVAL ($got)" test "$got" = 22
 
-"$STORSIM" run --name=t --filename=/dev/nvme0n1 --size=4m --rw=trimwrite \
-	>/dev/null 2>"$tmp/err"
-rc=$?
-check "trimwrite is refused, naming the option (exit $rc)" \
-	sh -c "[ $rc -eq 1 ] && grep -q \"option 'rw'\" '$tmp/err'"
+# trimwrite: each block trimmed, then written, in that order; the
+# (direction, size, offset) columns of the clat log show it.
+logcols() { cut -d, -f3-5 "$1" | tr -d ' ' | tr '\n' ' '; }
+"$STORSIM" run --name=tw --filename=/dev/nvme0n1 --size=16k --rw=trimwrite \
+	--bs=4k --write_lat_log="$tmp/tw" --log_offset=1 >/dev/null
+got=$(logcols "$tmp/tw_clat.1.log")
+check "trimwrite: trim, then write, of each block in turn ($got)" \
+	test "$got" = "2,4096,0 1,4096,0 2,4096,4096 1,4096,4096 2,4096,8192 1,4096,8192 2,4096,12288 1,4096,12288 "
+"$STORSIM" run --name=rtw --filename=/dev/nvme0n1 --size=64k \
+	--rw=randtrimwrite --bs=4k --write_lat_log="$tmp/rtw" --log_offset=1 >/dev/null
+check "randtrimwrite: each write is of the blocks just trimmed, 16 of each" \
+	python3 -c '
+import sys
+rows = [l.split(",") for l in open(sys.argv[1])]
+pairs = [(rows[i], rows[i + 1]) for i in range(0, len(rows), 2)]
+ok = len(rows) == 32 and len({int(t[4]) for t, w in pairs}) == 16 and all(
+    t[2].strip() == "2" and w[2].strip() == "1" and t[4] == w[4] for t, w in pairs)
+sys.exit(not ok)' "$tmp/rtw_clat.1.log"
 
 # The lines of fio's normal output about submission, and whether a slat
 # line is printed, for trims with three engines.
@@ -122,6 +135,7 @@ psync randtrim
 io_uring trim
 libaio randtrim
 io_uring randtrim
+io_uring trimwrite
 EOF
 
 # A trim that fails is counted as issued, as fio counts what it queued, so

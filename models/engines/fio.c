@@ -151,8 +151,9 @@ static enum fio_ddir pick_ddir(struct fio_thread *td)
 	bool r = fio_rw_does(o->rw, FIO_DDIR_READ);
 	bool w = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 
-	if (!r && !w)
-		return FIO_DDIR_TRIM;
+	/* trimwrite: a trim, then a write of the same blocks, and again */
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
+		return w && td->tw_write_due ? FIO_DDIR_WRITE : FIO_DDIR_TRIM;
 	if (r && w)
 		return sim_rng_below(&td->comp.rng, 100) < o->rwmix[FIO_DDIR_READ] ?
 		       FIO_DDIR_READ : FIO_DDIR_WRITE;
@@ -307,14 +308,27 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 
 		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
 			return false;
-		if (!pick_offset(td, f, d, bs, &off)) {
-			/* One pass over the file is done; fio goes round again
-			 * while the job has time or bytes left. */
-			file_new_pass(td, f);
-			if (!pick_offset(td, f, d, bs, &off))
-				return false;
+		if (td->tw_write_due) {
+			td->tw_write_due = false;
+			f = td->tw_file;
+			off = td->tw_offset;
+		} else {
+			if (!pick_offset(td, f, d, bs, &off)) {
+				/* One pass over the file is done; fio goes
+				 * round again while the job has time or bytes
+				 * left. */
+				file_new_pass(td, f);
+				if (!pick_offset(td, f, d, bs, &off))
+					return false;
+			}
+			td->next_file = (td->next_file + 1) % td->nfiles;
+			if (d == FIO_DDIR_TRIM &&
+			    fio_rw_does(td->o->rw, FIO_DDIR_WRITE)) {
+				td->tw_write_due = true;
+				td->tw_file = f;
+				td->tw_offset = off;
+			}
 		}
-		td->next_file = (td->next_file + 1) % td->nfiles;
 		unsigned idx = u->idx;
 		*u = (struct fio_io_u){
 			.td = td, .idx = idx, .ddir = d, .file = f, .offset = off,
@@ -403,8 +417,13 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				stats_add_sync(td->stats, now, now - u->start_time,
 					       u->datasync);
 		} else {
+			/* A trim completes inside queue() (FIO_Q_COMPLETED):
+			 * fio records no slat for it. */
+			bool in_queue = u->ddir == FIO_DDIR_TRIM &&
+					td->eng->needs_kernel;
 			stats_add_io(td->stats, (enum stats_ddir)u->ddir, now,
-				     (uint64_t)res, u->issue_time - u->start_time,
+				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
+				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
 			if (td->logs)
 				fio_logs_io(td->logs, now, (enum stats_ddir)u->ddir,
@@ -630,10 +649,16 @@ static void trimmed(struct fio_thread *td)
 static void issue(struct fio_thread *td, struct fio_io_u *u)
 {
 	const struct job_options *o = td->o;
-	/* A job of trims only (trimwrite is refused) never has I/O queued
-	 * for a commit when one comes, which fio's async engines would
-	 * first submit (their queue() answers FIO_Q_BUSY). */
 	bool trims = u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel;
+
+	/* An async engine's queue() answers FIO_Q_BUSY to a trim while
+	 * I/Os it queued wait for a commit: fio commits, then tries again. */
+	if (trims && td->queued) {
+		td->requeued = u;
+		td->queued = 0;
+		td->eng->commit(td);
+		return;
+	}
 
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
@@ -718,6 +743,22 @@ static void do_io(struct fio_thread *td)
 	 * io_u keeps its offset, so filling it after the reap is the same. */
 	bool busy = td->inflight && !td->queued && td->eng->busy &&
 		    td->eng->busy(td);
+	if (td->requeued) {
+		/* After FIO_Q_BUSY fio reaps at least one completion
+		 * (wait_for_completions) before it queues the io_u again. */
+		if (td->inflight && !td->requeue_reaped) {
+			td->requeue_reaped = true;
+			td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
+							   td->inflight)),
+					   MAX(1u, o->iodepth_batch_complete_max));
+			return;
+		}
+		struct fio_io_u *u = td->requeued;
+		td->requeued = NULL;
+		td->requeue_reaped = false;
+		issue(td, u);
+		return;
+	}
 	if (!stop && !td->draining && !busy) {
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
@@ -859,9 +900,6 @@ static bool check_modelled(const struct job *job, GError **err)
 				      "yet (whether fio counts it from the ramp's "
 				      "end)");
 	}
-	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
-		return refuse(job, "rw", err, "trimwrite (a trim, then a write of "
-			      "the same blocks) is not modelled yet");
 	if (o->rw_seq_add < 0)
 		return refuse(job, "rw", err,
 			      "backward sequential offsets are not modelled yet");
@@ -1041,6 +1079,10 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	for (unsigned i = 0; i < td->nfiles; i++)
 		total += td->files[i].io_size;
 	td->io_budget = (o->io_size ? o->io_size : total) * MAX(o->loops, 1u);
+	/* trimwrite trims the size and writes it: both count (fio 3.33
+	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
+		td->io_budget *= 2;
 	return true;
 }
 
@@ -1121,9 +1163,7 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	stats_config_init(&td->stats_cfg);
 	td->stats_cfg.disable_lat = o->disable_lat;
 	td->stats_cfg.disable_clat = o->disable_clat;
-	/* Trims complete inside queue() (FIO_Q_COMPLETED): no slat either. */
-	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync ||
-		(fio_rw_does(o->rw, FIO_DDIR_TRIM) && td->eng->needs_kernel);
+	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync;
 	td->stats_cfg.disable_bw = o->disable_bw;
 	td->stats_cfg.clat_percentiles = o->clat_percentiles;
 	td->stats_cfg.lat_percentiles = o->lat_percentiles;

@@ -87,7 +87,13 @@ struct fio_thread {
 	unsigned inflight;	/* queued, committed or in the kernel */
 	unsigned queued;	/* prepared, not yet committed */
 	struct fio_io_u *trim_u;	/* the trim whose ioctl is in progress */
+	struct fio_io_u *requeued;	/* a trim behind queued I/O (FIO_Q_BUSY) */
+	bool requeue_reaped;		/* and the reap that follows is done */
 	struct discard_op trim;
+	/* trimwrite: the write of the blocks just trimmed is due */
+	bool tw_write_due;
+	struct fio_file *tw_file;
+	uint64_t tw_offset;
 	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */
