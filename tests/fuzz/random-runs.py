@@ -32,7 +32,7 @@ NVME = ["optane-p5800x", "nand-nvme", "qemu-nvme", "qemu-nvme-tcg"]
 ENGINES = ["null", "psync", "sync", "pvsync", "pvsync2", "libaio",
            "io_uring", "io_uring", "io_uring"]
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "readwrite",
-      "trim", "randtrim"]
+      "trim", "randtrim", "trimwrite", "randtrimwrite"]
 BS = ["512", "4k", "4k", "8k", "64k", "128k", "1m", "3k", "4k,8k"]
 URING_ONLY = {"hipri", "fixedbufs", "registerfiles", "sqthread_poll"}
 # option -> values (None: a bare flag), each drawn with probability 0.08
