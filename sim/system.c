@@ -733,13 +733,6 @@ struct sfile *system_open_args(struct system *s,
 			g_ptr_array_add(s->files, f);
 			return f;
 		}
-		if (a->pre_read) {
-			storsim_unsupported_error(err, NULL, 0, "pre_read",
-						  "'%s': reading a block device into "
-						  "its page cache first is not modelled "
-						  "yet", path);
-			return NULL;
-		}
 		if (!d->raw_fs) {
 			struct fs_params fp;
 			blkdev_fs_params(d->bdev, s->sp.cpu.page_size, &fp);
@@ -786,8 +779,6 @@ struct sfile *system_open_args(struct system *s,
 		iomap_dio_open(ino, f);
 	} else {
 		buffered_open(ino, f);
-		if (a->pre_read)
-			buffered_preload(ino);
 	}
 	g_ptr_array_add(s->files, f);
 	return f;

@@ -81,7 +81,6 @@ struct system_open_args {
 	uint64_t create_size;	/* 0: the file must exist */
 	bool create_written;	/* lay it out written (else fallocated) */
 	bool create_fallocate;	/* unwritten extents, else holes */
-	bool pre_read;		/* buffered: the whole file in the page cache */
 };
 
 struct system *system_new(const struct system_config *cfg, GError **err);

@@ -1034,7 +1034,6 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			.create_size = want + o->offset,
 			.create_written = !writes || o->overwrite || o->pre_read,
 			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
-			.pre_read = o->pre_read && !o->direct,
 		};
 		f->path = g_strdup(names->pdata[i]);
 		if (o->ioengine == FIO_ENGINE_NULL) {
@@ -1068,6 +1067,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->io_size = want && want < avail ? want : avail;
 		}
 		f->region_start = o->offset + (uint64_t)td->clone * o->offset_increment;
+		/* pre_read_files: fio reads each file's region first. */
+		if (o->pre_read && f->f && f->f->ops->preload)
+			f->f->ops->preload(f->f, f->region_start, f->io_size);
 		uint64_t min_bs = UINT64_MAX;
 		for (int d = 0; d < FIO_DDIR_COUNT; d++)
 			if (fio_rw_does(o->rw, d))

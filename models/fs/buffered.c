@@ -329,12 +329,15 @@ static void buffered_fadvise_dontneed(struct sfile *f)
 	mapping_invalidate(ino->map);
 }
 
+static void buffered_preload(struct sfile *f, uint64_t off, uint64_t len);
+
 static const struct file_ops buffered_fops = {
 	.name = "buffered",
 	.read_iter = buffered_read,
 	.write_iter = buffered_write,
 	.fsync = fs_fsync,
 	.fadvise_dontneed = buffered_fadvise_dontneed,
+	.preload = buffered_preload,
 };
 
 void buffered_open(struct inode *ino, struct sfile *f)
@@ -357,11 +360,12 @@ void buffered_open(struct inode *ino, struct sfile *f)
 	};
 }
 
-void buffered_preload(struct inode *ino)
+static void buffered_preload(struct sfile *f, uint64_t off, uint64_t len)
 {
+	struct inode *ino = f->priv;
 	struct mapping *m = ino->map;
-	uint64_t n = (ino->size + m->folio_size - 1) / m->folio_size;
 
-	for (uint64_t i = 0; i < n; i++)
+	for (uint64_t i = off / m->folio_size;
+	     len && i <= (off + len - 1) / m->folio_size; i++)
 		folio_preload(m, i);
 }

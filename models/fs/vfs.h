@@ -86,6 +86,10 @@ struct file_ops {
 	/* posix_fadvise(POSIX_FADV_DONTNEED): drop cached clean data, at no
 	 * simulated cost. Not required. */
 	void (*fadvise_dontneed)(struct sfile *f);
+	/* Put bytes [off, off + len) in the page cache, uptodate and clean,
+	 * at no simulated cost (fio's pre_read, before its clock starts).
+	 * Not required: only a cached file has it. */
+	void (*preload)(struct sfile *f, uint64_t off, uint64_t len);
 };
 
 /* An fsync in progress, embedded in its caller. */

@@ -143,10 +143,12 @@ static struct system *run_ops(const struct setup *s, const struct op *ops,
 	g_assert_no_error(err);
 	system_config_clear(&cfg);
 
-	struct system_open_args a = {.path = "/f", .pre_read = s->pre_read};
+	struct system_open_args a = {.path = "/f"};
 	*d = (struct driver){.ops = ops, .nops = nops};
 	d->f = system_open_args(sys, &a, &err);
 	g_assert_no_error(err);
+	if (s->pre_read)
+		d->f->ops->preload(d->f, 0, d->f->size);
 	d->q = ((struct system_device *)sys->devices->pdata[0])->q;
 	/* Count only what the ops do, not the drive's bring-up. */
 	system_reset_stats(sys);
