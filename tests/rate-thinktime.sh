@@ -5,7 +5,8 @@
 # rest, as fio's usec_sleep does, so that the timer slack does not make
 # it late) or spins when shorter than a nanosleep can be. Where fio 3.33
 # is installed, the same null-engine jobs run in both, and the IOPS must
-# agree within 2% for the rates (fio's own clock makes them exact) and
+# agree within 2% for the rates (fio's own clock makes them exact; a ramp
+# does not restart the rate, in fio 3.33 or here) and
 # 10% for think times (fio's loop costs more on a loaded machine, so fio
 # gets three tries, and the figure it gave on a quiet machine also
 # stands). A case
@@ -21,11 +22,13 @@ cases='--rate_iops=1000|0.02|1000|0|fio
 --rate_iops=1000 --iodepth=8|0.02|1000|0|fio
 --rate=4m|0.02|1024|0|fio
 --rate_iops=500,200 --rw=randrw|0.02|500|200|fio
+--rate_iops=1000 --ramp_time=500ms|0.02|1000|0|fio
+--rate_iops=500,200 --rw=randrw --ramp_time=500ms|0.02|500|200|fio
 --rate_iops=1000 --rate_process=poisson --runtime=3|0.05|1000|0|fio
 --thinktime=20|0.10|48800|0|fio
 --thinktime=1ms --thinktime_blocks=4 --iodepth=4|0.10|3950|0|fio
 --thinktime=200 --thinktime_spin=100|0.05|4970|0|own'
-plan $(( $(printf '%s\n' "$cases" | wc -l) + 2 ))
+plan $(( $(printf '%s\n' "$cases" | wc -l) + 1 ))
 
 fio=$(command -v fio || true)
 [ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' || fio=
@@ -82,10 +85,4 @@ out=$("$STORSIM" run --name=n --ioengine=null --size=1g --bs=4k --time_based \
 	--runtime=100ms --thinktime=20 --output-format=json 2>/dev/null)
 check "a think time shorter than a nanosleep is spun: no context switch" \
 	python3 -c "import json, sys; j = json.loads(sys.argv[1])['jobs'][0]; sys.exit(not (j['ctx'] == 0 and j['usr_cpu'] >= 99))" "$out"
-"$STORSIM" run --name=n --ioengine=null --size=1m --rate_iops=100 \
-	--ramp_time=1s >/dev/null 2>"$top_builddir/rate-ramp.err"
-rc=$?
-grep -q "option 'rate_iops'" "$top_builddir/rate-ramp.err"
-check "rate with ramp_time is refused, naming the option" test $rc -eq 1 -a $? -eq 0
-rm -f "$top_builddir/rate-ramp.err"
 finish

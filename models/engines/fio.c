@@ -893,13 +893,6 @@ static bool check_modelled(const struct job *job, GError **err)
 {
 	const struct job_options *o = &job->o;
 
-	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
-		if ((o->rate[d] || o->rate_iops[d]) && o->ramp_time)
-			return refuse(job, o->rate[d] ? "rate" : "rate_iops", err,
-				      "a rate limit with ramp_time is not modelled "
-				      "yet (whether fio counts it from the ramp's "
-				      "end)");
-	}
 	if (o->rw_seq_add < 0)
 		return refuse(job, "rw", err,
 			      "backward sequential offsets are not modelled yet");
