@@ -194,37 +194,13 @@ struct sync_data {
 	struct fsync_op fsync;	/* the fsync or fdatasync in progress */
 };
 
-enum { SYNC_FSYNCED, SYNC_WRITE_SYNCED };
-
-/*
- * generic_write_sync: a write to a buffered file opened O_DSYNC (fio's
- * sync=dsync) or O_SYNC (sync=1) writes its data back, and with O_SYNC
- * the metadata, before the call returns: an fdatasync or fsync in the
- * same call, which ends the step. False when the write needs none.
- */
-static bool write_sync(struct fio_thread *td, struct sync_data *sd)
-{
-	struct kiocb *k = &sd->u->kiocb;
-
-	if (!k->write || !(k->flags & KI_DSYNC) || (k->flags & KI_DIRECT) ||
-	    k->res < 0)
-		return false;
-	sd->fsync = (struct fsync_op){
-		.file = k->file, .datasync = !(k->flags & KI_SYNC),
-		.task = td->task,
-		.done = SIM_MSG(&sd->comp, SYNC_WRITE_SYNCED, NULL, 0),
-	};
-	k->file->ops->fsync(fio_xctx(td), &sd->fsync);
-	return true;
-}
+enum { SYNC_FSYNCED };
 
 /* The read or write is over, in the task's step after it. */
 static void sync_rw_done(struct xctx *x, struct kiocb *k, void *arg)
 {
 	struct sync_data *sd = arg;
 
-	if (write_sync(sd->td, sd))
-		return;
 	fio_io_done(sd->td, sd->u, k->res);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
@@ -234,12 +210,8 @@ static void sync_handle(struct sim_component *c, unsigned type, void *ptr,
 			uint64_t arg)
 {
 	struct sync_data *sd = (struct sync_data *)c;
-	struct kiocb *k = &sd->u->kiocb;
 
-	if (type == SYNC_FSYNCED)
-		fio_io_done(sd->td, sd->u, sd->fsync.res);
-	else
-		fio_io_done(sd->td, sd->u, sd->fsync.res < 0 ? sd->fsync.res : k->res);
+	fio_io_done(sd->td, sd->u, sd->fsync.res);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
 }

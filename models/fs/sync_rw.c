@@ -18,13 +18,18 @@
  * does: the copy of a buffered read (the rest of filemap_read), the end
  * of a synchronous dio (iomap_dio_complete). A completion the task finds
  * itself, inline in the call or by its own polling, needs no wake-up.
+ * A write to a buffered file opened O_DSYNC or O_SYNC then writes its
+ * data back (and with O_SYNC the metadata) before the call returns, as
+ * generic_write_sync does: the file's fdatasync or fsync, in the same
+ * call.
  *
  * Parameters: none of its own. The spin of a polled wait is CPU time of
  * stage dio_poll_spin; the sleep and wake-up cost what the host model
  * charges for them.
  * Sources: Linux fs/iomap/direct-io.c (__iomap_dio_rw), mm/filemap.c
  * (filemap_read, filemap_update_page), mm/page-writeback.c
- * (balance_dirty_pages), fs/aio.c (aio_read, aio_write, aio_rw_done).
+ * (balance_dirty_pages), fs/aio.c (aio_read, aio_write, aio_rw_done),
+ * include/linux/fs.h (generic_write_sync).
  * Left out: signals (a killable wait that ends early).
  */
 #include <glib.h>
@@ -39,9 +44,10 @@ struct sync_rw {
 	bool done;		/* ki_complete has run */
 	sync_rw_done_fn finish;
 	void *arg;
+	struct fsync_op sync;	/* generic_write_sync's, in progress */
 };
 
-enum { SYNC_RW_WOKEN, SYNC_RW_POLL };
+enum { SYNC_RW_WOKEN, SYNC_RW_POLL, SYNC_RW_SYNCED };
 
 static stage_id st_poll_spin;
 
@@ -110,9 +116,25 @@ static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,
 		sync_rw_poll(w);
 		return;
 	}
+	if (type == SYNC_RW_SYNCED) {
+		if (w->sync.res < 0)
+			iocb->res = w->sync.res;
+		w->finish(x, iocb, w->arg);
+		return;
+	}
 	if (iocb->dio_complete) {
 		iocb->dio_complete(x, iocb);
 		iocb->dio_complete = NULL;
+	}
+	if (iocb->write && (iocb->flags & KI_DSYNC) && !(iocb->flags & KI_DIRECT) &&
+	    iocb->res >= 0) {
+		w->sync = (struct fsync_op){
+			.file = iocb->file, .datasync = !(iocb->flags & KI_SYNC),
+			.task = w->task,
+			.done = SIM_MSG(&w->comp, SYNC_RW_SYNCED, NULL, 0),
+		};
+		iocb->file->ops->fsync(x, &w->sync);
+		return;
 	}
 	w->finish(x, iocb, w->arg);
 }
