@@ -6,9 +6,8 @@
 # must be the same in both. Skipped without fio 3.33.
 . "$top_srcdir/tests/tap.sh"
 
-fio=$(command -v fio || true)
-[ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' ||
-	skip_all "fio 3.33 is not installed"
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
 
 cases='4k
 4k,8k

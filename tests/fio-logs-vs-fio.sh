@@ -9,9 +9,8 @@
 # without fio 3.33 or python3.
 . "$top_srcdir/tests/tap.sh"
 
-fio=$(command -v fio || true)
-[ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' ||
-	skip_all "fio 3.33 is not installed"
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
 command -v python3 >/dev/null || skip_all "python3 is needed"
 
 dir=$(mktemp -d)

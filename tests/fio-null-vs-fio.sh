@@ -6,9 +6,8 @@
 # for the same jobs. Skipped without fio 3.33.
 . "$top_srcdir/tests/tap.sh"
 
-fio=$(command -v fio || true)
-[ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' ||
-	skip_all "fio 3.33 is not installed"
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
 
 # fio options of each case, separated by spaces
 cases="--iodepth=1

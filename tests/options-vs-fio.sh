@@ -10,9 +10,8 @@
 # fix-ups, so no case depends on them.
 . "$top_srcdir/tests/tap.sh"
 
-fio=$(command -v fio)
-[ -n "$fio" ] || skip_all "fio is not installed"
-"$fio" --version 2>/dev/null | grep -q '^fio-3\.33' || skip_all "needs fio 3.33"
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
 drv="$top_builddir/tests/jobs/jobparse"
 
 # option value [extra fio option placed before it]

@@ -30,8 +30,7 @@ cases='--rate_iops=1000|0.02|1000|0|fio
 --thinktime=200 --thinktime_spin=100|0.05|4970|0|own'
 plan $(( $(printf '%s\n' "$cases" | wc -l) + 1 ))
 
-fio=$(command -v fio || true)
-[ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' || fio=
+fio=$(fio333)
 
 # within GOT WANT TOL: each figure of GOT within TOL (a fraction) of WANT's
 within() {

@@ -105,8 +105,8 @@ lines() {
 	sed -n -e 's/^ *\(IO depths\|submit\|complete\|issued rwts\) *: /\1: /p' \
 		-e 's/^ *\(slat\) (.*/\1/p'
 }
-fio=$(command -v fio || true)
-if [ -n "$fio" ] && "$fio" --version 2>/dev/null | grep -q '^fio-3\.33' &&
+fio=$(fio333)
+if [ -n "$fio" ] &&
 	truncate -s 64m "$tmp/disk" &&
 	loop=$(losetup -f --show "$tmp/disk" 2>/dev/null); then
 	live=yes
