@@ -2648,7 +2648,8 @@ const struct fio_option_def fio_option_defs[] = {
 	{
 		.name = "thinktime_blocks_type", .type = FOPT_STR,
 		.def = "complete", .choices = thinktime_blocks_type_choices,
-		.support = FOPT_REFUSED,
+		.support = FOPT_MODELLED,
+		.field = FIELD_INT, .off = OFF(thinktime_blocks_type),
 		.help = "Count thinktime_blocks at completion or at issue",
 	},
 	{

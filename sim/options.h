@@ -79,6 +79,8 @@ enum fio_rand_dist {
 enum fio_rand_gen { FIO_RANDGEN_TAUSWORTHE, FIO_RANDGEN_LFSR,
 		    FIO_RANDGEN_TAUSWORTHE64 };
 enum fio_rate_process { FIO_RATE_LINEAR, FIO_RATE_POISSON };
+/* What thinktime_blocks counts: I/Os completed or I/Os issued. */
+enum fio_think_count { FIO_THINK_COMPLETE, FIO_THINK_ISSUE };
 enum fio_cpus_policy { FIO_CPUS_SHARED, FIO_CPUS_SPLIT };
 enum fio_unified_rw { FIO_UNIFIED_NONE, FIO_UNIFIED_MIXED, FIO_UNIFIED_BOTH };
 /* The engines storsim models; every other fio engine name is refused. */
@@ -228,6 +230,7 @@ struct job_options {
 	uint64_t thinktime;			/* ns */
 	uint64_t thinktime_spin;		/* ns */
 	unsigned thinktime_blocks;
+	enum fio_think_count thinktime_blocks_type;
 
 	enum fio_ioengine ioengine;
 	uint64_t cpus_allowed[FIO_CPU_WORDS];	/* bit n = CPU n */

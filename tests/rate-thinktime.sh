@@ -28,7 +28,7 @@ cases='--rate_iops=1000|0.02|1000|0|fio
 --thinktime=20|0.10|48800|0|fio
 --thinktime=1ms --thinktime_blocks=4 --iodepth=4|0.10|3950|0|fio
 --thinktime=200 --thinktime_spin=100|0.05|4970|0|own'
-plan $(( $(printf '%s\n' "$cases" | wc -l) + 1 ))
+plan $(( $(printf '%s\n' "$cases" | wc -l) + 2 ))
 
 fio=$(fio333)
 
@@ -84,4 +84,20 @@ out=$("$STORSIM" run --name=n --ioengine=null --size=1g --bs=4k --time_based \
 	--runtime=100ms --thinktime=20 --output-format=json 2>/dev/null)
 check "a think time shorter than a nanosleep is spun: no context switch" \
 	python3 -c "import json, sys; j = json.loads(sys.argv[1])['jobs'][0]; sys.exit(not (j['ctx'] == 0 and j['usr_cpu'] >= 99))" "$out"
+
+# thinktime_blocks_type=issue counts I/Os as they are issued: with four
+# per think, libaio at QD8 never has more than four in flight.
+depths() { sed -n 's/^ *IO depths *: \(.*\), 8=.*/\1/p'; }
+set -- --name=n --bs=4k --rw=randread --ioengine=libaio --direct=1 \
+	--time_based --runtime=200ms --thinktime=1ms --thinktime_blocks=4 \
+	--iodepth=8 --thinktime_blocks_type=issue
+got=$("$STORSIM" run --filename=/dev/nvme0n1 --size=16m "$@" | depths)
+want="1=25.0%, 2=50.0%, 4=25.0%"
+if [ -n "$fio" ]; then
+	tmpf=$(mktemp)
+	want=$("$fio" --filename="$tmpf" --size=16m "$@" 2>/dev/null | depths)
+	rm -f "$tmpf"
+fi
+check "thinktime_blocks_type=issue: at most 4 in flight (IO depths $got, ${fio:+fio }$want)" \
+	test -n "$got" -a "$got" = "$want"
 finish

@@ -24,9 +24,8 @@
  * (io_u_quiesce), spin, then nanosleep, which ends the host's timer slack
  * late. Rates count from the job's start.
  *
- * Left out (refused when set, see check_modelled): rate with ramp_time,
- * thinktime counted at issue (thinktime_blocks_type=issue) or by time,
- * zoned random distributions, trims; file_service_type other
+ * Left out (refused when set, see check_modelled): thinktime counted by
+ * time (thinktime_iotime), zoned random distributions; file_service_type other
  * than round robin. The random map visits every block once per pass in a
  * full-period permutation, not in fio's order. Laying out a new file takes
  * no simulated time.
@@ -561,14 +560,23 @@ static sim_time rate_wait(struct fio_thread *td)
 	return td->rate_next[d] - now;
 }
 
+/* What thinktime_blocks counts (thinktime_blocks_counter): reads and
+ * writes completed, or issued with thinktime_blocks_type=issue. */
+static uint64_t think_count(const struct fio_thread *td)
+{
+	return td->o->thinktime_blocks_type == FIO_THINK_ISSUE ? td->rw_issued :
+								 td->rw_completed;
+}
+
 /* handle_thinktime's test: thinktime_blocks more reads and writes have
- * completed since the last think, after an I/O that was not a sync. */
+ * been counted since the last think, after an I/O that was not a sync. */
 static bool think_due(const struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
+	uint64_t n = think_count(td);
 
-	return o->thinktime && !td->last_was_sync && td->rw_completed &&
-	       td->rw_completed >= td->think_last + MAX(o->thinktime_blocks, 1u);
+	return o->thinktime && !td->last_was_sync && n &&
+	       n >= td->think_last + MAX(o->thinktime_blocks, 1u);
 }
 
 /* fio's usec_sleep until pause_end: nanosleep all but the granularity
@@ -666,6 +674,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	if (!u->sync_op) {
 		td->bytes_issued += u->len;
 		td->ios_issued++;
+		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
 		td->last_was_write = u->ddir == FIO_DDIR_WRITE;
 		td->write_issues += td->last_was_write;
 		if (td->rated)
@@ -701,7 +710,7 @@ static void do_io(struct fio_thread *td)
 	}
 	bool stop = thread_done_issuing(td);
 	if (!stop && !td->pausing && think_due(td)) {
-		td->think_last = td->rw_completed;
+		td->think_last = think_count(td);
 		td->pausing = true;
 		td->pause_spin = MIN(o->thinktime_spin, o->thinktime);
 		td->pause_sleep = o->thinktime - td->pause_spin;

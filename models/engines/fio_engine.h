@@ -113,7 +113,7 @@ struct fio_thread {
 	enum fio_ddir next_ddir;
 	/* thinktime (handle_thinktime): completed reads and writes, and
 	 * their count at the last think */
-	uint64_t rw_completed, think_last;
+	uint64_t rw_completed, rw_issued, think_last;
 	/* a think or rate pause waits for the I/O in flight (io_u_quiesce),
 	 * then spins and sleeps this long */
 	bool pausing;

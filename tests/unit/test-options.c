@@ -792,7 +792,7 @@ static void test_modelled_set(void)
 		"group_reporting", "norandommap", "randseed",
 		"random_distribution", "percentage_random", "random_generator", "rate",
 		"rate_iops", "rate_process", "thinktime", "thinktime_blocks",
-		"thinktime_spin", "ioengine", "cpus_allowed", "cpumask",
+		"thinktime_blocks_type", "thinktime_spin", "ioengine", "cpus_allowed", "cpumask",
 		"cpus_allowed_policy", "kb_base", "unit_base", "percentile_list",
 		"clat_percentiles", "lat_percentiles", "slat_percentiles",
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
