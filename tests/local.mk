@@ -45,10 +45,10 @@ TESTS += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.s
 	tests/terse.sh
 TESTS += tests/rate-thinktime.sh tests/output-special-files.sh tests/blkdev-buffered.sh \
 	tests/io-uring-teardown.sh tests/run-progress.sh tests/trim.sh \
-	tests/buffered-osync.sh tests/libaio-buffered.sh
+	tests/buffered-osync.sh tests/libaio-buffered.sh tests/random-distribution.sh
 EXTRA_DIST += tests/rate-thinktime.sh tests/output-special-files.sh tests/blkdev-buffered.sh \
 	tests/io-uring-teardown.sh tests/run-progress.sh tests/trim.sh \
-	tests/buffered-osync.sh tests/libaio-buffered.sh
+	tests/buffered-osync.sh tests/libaio-buffered.sh tests/random-distribution.sh
 EXTRA_DIST += tests/fio-null.sh tests/fio-null-vs-fio.sh tests/bs-directions-vs-fio.sh \
 	tests/terse.sh
 

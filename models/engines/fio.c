@@ -25,8 +25,8 @@
  * late. Rates count from the job's start.
  *
  * Left out (refused when set, see check_modelled): thinktime counted by
- * time (thinktime_iotime), zoned random distributions; file_service_type other
- * than round robin. The random map visits every block once per pass in a
+ * time (thinktime_iotime), a normal random distribution with a deviation,
+ * file_service_type other than round robin. The random map visits every block once per pass in a
  * full-period permutation, not in fio's order. Laying out a new file takes
  * no simulated time.
  */
@@ -187,9 +187,13 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	const struct job_options *o = td->o;
 	uint64_t align = f->io_size / f->nblocks;
 
-	/* lfsr visits every block once per pass without a map, as the map
-	 * does (fio's filesetup.c: no axmap with an LFSR). */
-	if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
+	if (o->random_distribution != FIO_RAND_UNIFORM) {
+		/* Drawn from the distribution; fio keeps no random map for
+		 * these, so a pass never ends. */
+		*rel = fio_rand_next(&f->rand[d], &td->comp.rng) * align;
+	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
+		/* lfsr visits every block once per pass without a map, as
+		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
 		/* Any multiple of blockalign that leaves room for the smallest
 		 * block (fio's last_block). */
 		uint64_t room = f->io_size - (o->min_bs[d] > o->ba[d] ?
@@ -905,9 +909,10 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (o->rw_seq_add < 0)
 		return refuse(job, "rw", err,
 			      "backward sequential offsets are not modelled yet");
-	if (o->random_distribution != FIO_RAND_UNIFORM)
+	if (o->random_distribution == FIO_RAND_NORMAL && o->rand_param > 0)
 		return refuse(job, "random_distribution", err,
-			      "only the uniform random distribution is modelled");
+			      "a normal distribution with a deviation above 0 is "
+			      "not modelled yet (normal:0 is)");
 	const struct fio_engine_ops *eng = engine_for(o->ioengine);
 	if (!o->direct && o->sync != FIO_SYNC_NONE &&
 	    o->ioengine == FIO_ENGINE_IO_URING && fio_rw_does(o->rw, FIO_DDIR_WRITE))
@@ -1077,6 +1082,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			if (fio_rw_does(o->rw, d))
 				min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
+		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&
+				d < FIO_DDIR_COUNT; d++)
+			fio_rand_init(&f->rand[d], o, d, f->nblocks, min_bs);
 		file_new_pass(td, f);
 	}
 	uint64_t total = 0;

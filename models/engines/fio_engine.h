@@ -15,6 +15,7 @@
 #include "engines/fio.h"
 #include "fs/blkdev.h"
 #include "fs/vfs.h"
+#include "engines/fio_rand.h"
 #include "host/host.h"
 #include "stats.h"
 
@@ -29,6 +30,7 @@ struct fio_file {
 	uint64_t nblocks;	/* of the smallest block size */
 	uint64_t perm_a, perm_c, perm_i;	/* random order of this pass */
 	uint64_t pos;		/* sequential position in the region */
+	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
 	uint64_t last_start;	/* offset of the last I/O, in the region */
 };
 
