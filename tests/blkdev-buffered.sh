@@ -9,7 +9,7 @@
 # more blocks than the model tells apart is refused with the option named.
 . "$top_srcdir/tests/tap.sh"
 
-plan 8
+plan 9
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -70,6 +70,20 @@ got=$("$STORSIM" run --output-format=json --name=p --filename=/dev/nvme0n1 \
 	fields 'job["read"]["total_ios"]' 'dev["nvme0n1"].get("reads", 0)')
 check "pre_read puts the job's region of the device in its cache: no drive reads ($got)" \
 	test "$got" = "4096 0"
+
+# pre_read of a whole 1.9 TB device into a 64 MiB cache leaves its last
+# 64 MiB there (and takes no longer than reading those): a job on the
+# last 16 MiB finds them, one on the first 16 MiB reads from the drive.
+last=$((3750748848 * 512 - 16777216))
+got=$("$STORSIM" run --output-format=json --device=nvme0n1=nand-nvme \
+	--set=pagecache.cache_mb=64 \
+	--name=p --filename=/dev/nvme0n1 --rw=randread --pre_read=1 --number_ios=1 \
+	--name=last --stonewall --filename=/dev/nvme0n1 --offset=$last --size=16m \
+	--rw=randread --invalidate=0 \
+	--name=first --stonewall --filename=/dev/nvme0n1 --size=16m --rw=randread \
+	--invalidate=0 | fields 'dev["nvme0n1"]["reads"]')
+check "pre_read of a whole device: its end stays cached, its start does not (drive reads: $got)" \
+	test "$got" = 4097
 
 "$STORSIM" run --set=nvme0n1.ns_blocks=1000001 --set=pagecache.folio_kb=64 \
 	--set=cpu.page_size=65536 --name=x --filename=/dev/nvme0n1 \

@@ -364,8 +364,16 @@ static void buffered_preload(struct sfile *f, uint64_t off, uint64_t len)
 {
 	struct inode *ino = f->priv;
 	struct mapping *m = ino->map;
+	uint64_t limit = pagecache_nr_limit(m->pc);
 
-	for (uint64_t i = off / m->folio_size;
-	     len && i <= (off + len - 1) / m->folio_size; i++)
+	if (!len)
+		return;
+	uint64_t first = off / m->folio_size, last = (off + len - 1) / m->folio_size;
+	/* Reading more than the cache holds leaves only its last part there
+	 * (the rest is evicted on the way): a whole device read into an
+	 * 8 GiB cache takes 2 M folios, not hundreds of millions. */
+	if (last - first >= limit)
+		first = last - limit + 1;
+	for (uint64_t i = first; i <= last; i++)
 		folio_preload(m, i);
 }
