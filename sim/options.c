@@ -2664,7 +2664,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "rate_min", .alias = "ratemin", .type = FOPT_ULL,
-		.flags = FOPT_F_PERDIR, .support = FOPT_REFUSED,
+		.flags = FOPT_F_PERDIR, .support = FOPT_MODELLED,
+		.field = FIELD_U64, .off = OFF(rate_min),
 		.help = "End the job if its bandwidth falls below this",
 	},
 	{
@@ -2674,7 +2675,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "rate_iops_min", .type = FOPT_INT,
-		.flags = FOPT_F_PERDIR, .support = FOPT_REFUSED,
+		.flags = FOPT_F_PERDIR, .support = FOPT_MODELLED,
+		.field = FIELD_U32, .off = OFF(rate_iops_min),
 		.help = "End the job if its IOPS fall below this",
 	},
 	{
@@ -2685,7 +2687,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "rate_cycle", .alias = "ratecycle", .type = FOPT_INT,
-		.def = "1000", .support = FOPT_IGNORED,
+		.def = "1000", .support = FOPT_MODELLED, .field = FIELD_U32,
+		.off = OFF(rate_cycle),
 		.help = "Window of the rate_min check, in ms",
 	},
 	{
@@ -3999,6 +4002,15 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 	if ((sum3(o->rate) && o->rate_iops[0] + o->rate_iops[1] + o->rate_iops[2]))
 		return finish_error(err, origin_of(origin, "rate_iops"), "rate_iops",
 				    "rate and rate_iops cannot both be set");
+	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
+		if (o->rate[d] && o->rate_min[d] > o->rate[d])
+			return finish_error(err, origin_of(origin, "rate_min"), "rate_min",
+					    "the minimum rate exceeds rate (as fio refuses it)");
+		if (o->rate_iops[d] && o->rate_iops_min[d] > o->rate_iops[d])
+			return finish_error(err, origin_of(origin, "rate_iops_min"),
+					    "rate_iops_min", "the minimum rate exceeds "
+					    "rate_iops (as fio refuses it)");
+	}
 	if (o->time_based && !o->runtime) {
 		o->time_based = false;
 		fixup_warning(warnings, origin_of(origin, "time_based"), "time_based",

@@ -226,6 +226,9 @@ struct job_options {
 
 	uint64_t rate[FIO_DDIR_COUNT];		/* bytes per second */
 	unsigned rate_iops[FIO_DDIR_COUNT];
+	uint64_t rate_min[FIO_DDIR_COUNT];	/* bytes per second */
+	unsigned rate_iops_min[FIO_DDIR_COUNT];
+	unsigned rate_cycle;			/* ms */
 	enum fio_rate_process rate_process;
 	uint64_t thinktime;			/* ns */
 	uint64_t thinktime_spin;		/* ns */

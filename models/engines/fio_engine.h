@@ -116,6 +116,12 @@ struct fio_thread {
 	/* thinktime (handle_thinktime): completed reads and writes, and
 	 * their count at the last think */
 	uint64_t rw_completed, rw_issued, think_last;
+	/* rate_min, rate_iops_min (check_min_rate): the window's start, and
+	 * the bytes and I/Os done by then, per direction */
+	bool checks_min_rate;	/* the job has a rate_min or rate_iops_min */
+	bool min_rate_on;
+	sim_time min_rate_since;
+	uint64_t min_rate_bytes[FIO_DDIR_COUNT], min_rate_ios[FIO_DDIR_COUNT];
 	/* a think or rate pause waits for the I/O in flight (io_u_quiesce),
 	 * then spins and sleeps this long */
 	bool pausing;

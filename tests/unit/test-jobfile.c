@@ -524,10 +524,10 @@ static void test_support_rules(void)
 			"t.fio:2: option 'thread' is not modelled by storsim; ignored "
 			"(it does not change the simulated results)");
 	job_list_free(l);
-	g_assert_null(parse_text("[job]\nrate_iops_min=5\n", &err));
+	g_assert_null(parse_text("[job]\nrate_ignore_thinktime=1\n", &err));
 	g_assert_error(err, STORSIM_ERROR, STORSIM_ERROR_UNSUPPORTED);
-	g_assert_cmpstr(err->message, ==, "t.fio:2: option 'rate_iops_min': not modelled by "
-			"storsim; this value would change the results");
+	g_assert_cmpstr(err->message, ==, "t.fio:2: option 'rate_ignore_thinktime': not "
+			"modelled by storsim; this value would change the results");
 }
 
 static void test_deprecated(void)
