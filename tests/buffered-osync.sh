@@ -1,13 +1,13 @@
 #!/bin/sh
 # Description: O_SYNC and O_DSYNC writes to a buffered file (fio's sync=1
-# and sync=dsync with direct=0 and a synchronous engine, or libaio) write their data
+# and sync=dsync with direct=0, with any engine) write their data
 # back before the call returns, as generic_write_sync does: each write
 # reaches the drive and, when the drive has a volatile cache, a flush
 # follows it, all inside the write's latency; reads of the same job are
 # left alone, and a drive without a volatile cache gets no flush.
 . "$top_srcdir/tests/tap.sh"
 
-plan 6
+plan 7
 
 # run DEVICE TARGET OPTION...: fio writes, device writes, flushes, mean
 # write latency in µs, reads
@@ -37,6 +37,9 @@ set -- $(run nand-nvme /d/f --rw=randwrite --sync=1 --ioengine=pvsync2)
 check "sync=1 with pvsync2: the same ($*)" test "$1 $2 $3" = "1024 1024 1024"
 set -- $(run nand-nvme /d/f --rw=randwrite --sync=dsync --ioengine=libaio --iodepth=8)
 check "libaio on a buffered file: the same inside io_submit ($*)" \
+	test "$1 $2 $3" = "1024 1024 1024"
+set -- $(run nand-nvme /d/f --rw=randwrite --sync=dsync --ioengine=io_uring --iodepth=8)
+check "io_uring: each write and its sync in an io-wq worker ($*)" \
 	test "$1 $2 $3" = "1024 1024 1024"
 set -- $(run optane-p5800x /d/f --rw=randwrite --sync=dsync)
 check "no volatile cache: written back, no flush ($*)" \

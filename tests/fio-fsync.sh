@@ -7,9 +7,9 @@
 # the end out of its counts), and are checked against the installed fio
 # when it is 3.33. The syncs at the end still write the data back and
 # flush the drive's cache. fsync with an asynchronous engine (also
-# libaio on a buffered file) and O_DSYNC buffered writes with io_uring
-# are refused with the file, line and option. O_SYNC and O_DSYNC buffered
-# writes (sync=1, sync=dsync) count no syncs either;
+# libaio on a buffered file) is refused with the file, line and option.
+# O_SYNC and O_DSYNC buffered writes (sync=1, sync=dsync) count no syncs
+# either;
 # tests/buffered-osync.sh has what they do.
 . "$top_srcdir/tests/tap.sh"
 
@@ -26,7 +26,7 @@ ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
 
-plan $((2 * ncases + 9))
+plan $((2 * ncases + 8))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -112,9 +112,6 @@ done
 check "io_uring on an IOPOLL ring (hipri) with fsync=1 is refused at its line" \
 	refused fsync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
 	hipri=1 direct=1 fsync=1 "filename=$dir/f"
-check "O_DSYNC writes to a buffered file with io_uring are refused at their line" \
-	refused sync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
-	sync=dsync "filename=$dir/f"
 check "fsync with libaio on a buffered file is refused at its line" \
 	refused fsync '[w]' rw=randwrite bs=4k size=1m ioengine=libaio \
 	iodepth=8 fsync=4 "filename=$dir/f"

@@ -955,12 +955,6 @@ static bool check_modelled(const struct job *job, GError **err)
 			      "a normal distribution with a deviation above 0 is "
 			      "not modelled yet (normal:0 is)");
 	const struct fio_engine_ops *eng = engine_for(o->ioengine);
-	if (!o->direct && o->sync != FIO_SYNC_NONE &&
-	    o->ioengine == FIO_ENGINE_IO_URING && fio_rw_does(o->rw, FIO_DDIR_WRITE))
-		return refuse(job, "sync", err, "O_SYNC and O_DSYNC writes to a "
-			      "buffered file (direct=0) with io_uring are not "
-			      "modelled yet (they are with libaio and the "
-			      "synchronous engines)");
 	const char *sync_opt = o->fsync_blocks ? "fsync" :
 			       o->fdatasync_blocks ? "fdatasync" :
 			       o->end_fsync ? "end_fsync" :

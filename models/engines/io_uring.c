@@ -62,6 +62,7 @@
 #include "block/blk_mq.h"
 #include "engines/io_uring.h"
 #include "engines/io_wq.h"
+#include "fs/sync_rw.h"
 #include "pool.h"
 
 #define P(field) offsetof(struct io_uring_params, field)
@@ -105,8 +106,10 @@ struct io_req {
 	bool issuing;		/* inside its non-blocking issue */
 	bool reissue;		/* -EAGAIN within that issue: go to io-wq */
 	bool is_fsync;
+	bool sync_write;	/* a buffered O_(D)SYNC write: io-wq, whole */
 	struct io_wq_work work;	/* punted to io-wq */
 	struct fsync_op fsync;	/* IO_OP_FSYNC, run by an io-wq worker */
+	struct sync_rw *blocking;	/* the worker's call of a sync_write */
 	struct io_req *next;	/* free list, task_work list, iopoll list */
 };
 
@@ -126,6 +129,7 @@ struct io_ring {
 	unsigned cq_head, cq_tail;
 
 	struct sim_pool reqs;
+	struct sim_pool blockings;	/* struct sync_rw, for sync_writes */
 
 	struct io_req *tw_head, *tw_tail;	/* completed, task_work pending */
 	unsigned nr_tw;
@@ -357,6 +361,14 @@ static void io_complete_rw_wq(struct xctx *x, struct kiocb *iocb, long res)
 	io_wq_work_wake(x, &req_of(iocb)->work);
 }
 
+/* The worker's blocking write and its sync are over: io-wq goes on. */
+static void sync_write_done(struct xctx *x, struct kiocb *k, void *arg)
+{
+	struct io_req *req = arg;
+
+	task_then(xctx_task(x), req->work.resume);
+}
+
 /* io_wq_submit_work: issue the request again, allowed to block. */
 static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *data)
 {
@@ -365,6 +377,15 @@ static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *da
 	struct kiocb *k = &req->kiocb;
 	long ret;
 
+	if (req->sync_write) {
+		/* The whole call, blocking: the write, then its sync. */
+		k->flags &= ~(KI_NOWAIT | KI_WAITQ);
+		req->blocking = sim_pool_get(&r->blockings);
+		sync_rw_init(req->blocking, host_sim(r->h), "io-wq write",
+			     xctx_task(x), sync_write_done, req);
+		sync_rw_start(req->blocking, x, k);
+		return IO_WQ_STEP_ENDED;
+	}
 	if (req->is_fsync) {
 		/* io_fsync: vfs_fsync_range, in the worker. */
 		req->fsync.task = xctx_task(x);
@@ -412,6 +433,13 @@ static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
 		wq_complete(data, x, req);
 		return;
 	}
+	if (req->sync_write) {
+		struct io_ring *r = data;
+		sim_pool_put(&r->blockings, req->blocking);
+		req->res = k->res;
+		wq_complete(r, x, req);
+		return;
+	}
 	if (k->dio_complete)
 		k->dio_complete(x, k);
 	req->res = k->res;
@@ -434,7 +462,7 @@ static void punt(struct io_ring *r, struct xctx *x, struct io_req *req)
 							task_name(r->owner));
 		r->wq = io_wq_new(r->h, &r->wqp, r->k, name, max, &wq_ops, r);
 	}
-	req->work.ends_step = req->is_fsync;
+	req->work.ends_step = req->is_fsync || req->sync_write;
 	io_wq_enqueue(x, r->wq, &req->work);
 }
 
@@ -494,6 +522,15 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		else
 			r->iopoll_head = req;
 		r->iopoll_tail = req;
+	}
+	/* A buffered write to an O_DSYNC or O_SYNC file would block in its
+	 * sync (generic_write_sync): io-wq does it, as 5.x punts every
+	 * buffered write there. */
+	req->sync_write = k->write && (k->flags & KI_DSYNC) &&
+			  !(k->flags & KI_DIRECT) && !r->cfg.iopoll;
+	if (req->sync_write) {
+		punt(r, x, req);
+		return;
 	}
 	if (r->cfg.iopoll && !(k->flags & KI_DIRECT)) {
 		ret = -95;	/* -EOPNOTSUPP: IOPOLL takes direct I/O only */
@@ -867,6 +904,7 @@ struct io_ring *io_ring_new(struct host *h, struct task *owner,
 	r->sq = g_new0(struct io_sqe, cfg->sq_entries);
 	r->cq = g_new0(struct io_cqe, cfg->cq_entries);
 	sim_pool_init(&r->reqs, sizeof(struct io_req), 64);
+	sim_pool_init(&r->blockings, sizeof(struct sync_rw), 8);
 	sim_component_init(host_sim(h), &r->comp, &ring_ops, task_name(owner));
 	if (cfg->sqpoll) {
 		g_autofree char *name = g_strdup_printf("iou-sqp/%s", task_name(owner));
@@ -887,6 +925,7 @@ static void ring_destroy(struct io_ring *r)
 	g_free(r->sq);
 	g_free(r->cq);
 	sim_pool_destroy(&r->reqs);
+	sim_pool_destroy(&r->blockings);
 	g_free(r);
 }
 

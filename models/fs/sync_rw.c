@@ -37,16 +37,6 @@
 #include "block/blk_mq.h"
 #include "fs/sync_rw.h"
 
-struct sync_rw {
-	struct sim_component comp;
-	struct task *task;
-	struct kiocb *iocb;
-	bool done;		/* ki_complete has run */
-	sync_rw_done_fn finish;
-	void *arg;
-	struct fsync_op sync;	/* generic_write_sync's, in progress */
-};
-
 enum { SYNC_RW_WOKEN, SYNC_RW_POLL, SYNC_RW_SYNCED };
 
 static stage_id st_poll_spin;
@@ -144,16 +134,20 @@ static const struct sim_component_ops sync_rw_ops = {
 	.handle = sync_rw_handle,
 };
 
+void sync_rw_init(struct sync_rw *w, struct sim *s, const char *name,
+		  struct task *t, sync_rw_done_fn done, void *arg)
+{
+	*w = (struct sync_rw){.task = t, .finish = done, .arg = arg};
+	sync_rw_register_stages();
+	sim_component_init(s, &w->comp, &sync_rw_ops, name);
+}
+
 struct sync_rw *sync_rw_new(struct sim *s, const char *name, struct task *t,
 			    sync_rw_done_fn done, void *arg)
 {
 	struct sync_rw *w = g_new0(struct sync_rw, 1);
 
-	sync_rw_register_stages();
-	w->task = t;
-	w->finish = done;
-	w->arg = arg;
-	sim_component_init(s, &w->comp, &sync_rw_ops, name);
+	sync_rw_init(w, s, name, t, done, arg);
 	return w;
 }
 

@@ -8,11 +8,24 @@
 #include "fs/vfs.h"
 #include "host/host.h"
 
-struct sync_rw;
-
 /* Runs in a step of the waiting task once the I/O is over: iocb->res
  * holds its result and the file's dio_complete has run. Ends the step. */
 typedef void (*sync_rw_done_fn)(struct xctx *x, struct kiocb *iocb, void *arg);
+
+/* Public so that a request can embed one; use the functions below. */
+struct sync_rw {
+	struct sim_component comp;
+	struct task *task;
+	struct kiocb *iocb;
+	bool done;		/* ki_complete has run */
+	sync_rw_done_fn finish;
+	void *arg;
+	struct fsync_op sync;	/* generic_write_sync's, in progress */
+};
+
+/* Set w up for task t (for one I/O at a time); sync_rw_new allocates. */
+void sync_rw_init(struct sync_rw *w, struct sim *s, const char *name,
+		  struct task *t, sync_rw_done_fn done, void *arg);
 
 struct sync_rw *sync_rw_new(struct sim *s, const char *name, struct task *t,
 			    sync_rw_done_fn done, void *arg);
