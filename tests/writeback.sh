@@ -2,9 +2,10 @@
 # Description: the page cache's writeback (models/fs/writeback.c): dirty
 # throttling holds a writer to the device's rate, the flusher writes in the
 # background above dirty_background_ratio and writes old data after
-# dirty_expire, and nothing is written early otherwise.
+# dirty_expire, and nothing is written early otherwise; writers that kick
+# the flusher before its deferred start has run are answered by that start.
 . "$top_srcdir/tests/tap.sh"
-plan 5
+plan 6
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -52,4 +53,11 @@ w20=$(field "$out/exp20" 'd["disk_util"][0]["write_ios"]')
 w40=$(field "$out/exp40" 'd["disk_util"][0]["write_ios"]')
 check "dirty data is written once older than dirty_expire (20 s: $w20, 40 s: $w40)" \
 	test "$w20" -eq 0 -a "$w40" -gt 0
+# Found by scripts/fuzz-runs (seed 201): five buffered writers and readers
+# of a raw device; the second kick came while the flusher was being made.
+check "writers kicking the flusher before it has started: the run completes" \
+	"$STORSIM" run --output="$out/kick" --device=nullb0=null_blk \
+	--name=w --filename=/dev/nullb0 --rw=randwrite --size=100g \
+	--runtime=1s --time_based --name=rw --filename=/dev/nullb0 --rw=rw \
+	--numjobs=4 --size=100g --runtime=1s --time_based
 finish

@@ -43,6 +43,7 @@ struct writeback {
 	struct pagecache *pc;
 	const struct pagecache_params *p;
 	struct task *flusher;
+	bool flusher_starting;	/* made, its start deferred: it will pass */
 	bool timer_armed;
 	struct folio_waiter *throttled;	/* writers over dirty_ratio */
 	struct sim_pool ios;		/* struct wb_io */
@@ -229,10 +230,13 @@ static void kick_flusher(struct xctx *x, struct writeback *wb)
 	if (!wb->flusher) {
 		wb->flusher = task_new(wb->h, "flush", TASK_KTHREAD, 0, NULL);
 		/* Started as a side effect of the code that needs it. */
+		wb->flusher_starting = true;
 		xctx_defer(x, SIM_MSG(&wb->comp, WB_START, NULL, 0));
 		return;
 	}
-	xctx_wake(x, wb->flusher);
+	/* A kick before the start is answered by the pass the start runs. */
+	if (!wb->flusher_starting)
+		xctx_wake(x, wb->flusher);
 }
 
 bool balance_dirty_pages(struct xctx *x, struct writeback *wb,
@@ -320,6 +324,7 @@ static void writeback_handle(struct sim_component *c, unsigned type, void *ptr,
 
 	switch (type) {
 	case WB_START:
+		wb->flusher_starting = false;
 		task_start(wb->flusher, SIM_MSG(&wb->comp, WB_FLUSH, NULL, 0));
 		break;
 	case WB_TIMER:
@@ -327,7 +332,7 @@ static void writeback_handle(struct sim_component *c, unsigned type, void *ptr,
 		if (!wb->flusher) {
 			wb->flusher = task_new(wb->h, "flush", TASK_KTHREAD, 0, NULL);
 			task_start(wb->flusher, SIM_MSG(&wb->comp, WB_FLUSH, NULL, 0));
-		} else {
+		} else if (!wb->flusher_starting) {
 			task_wake(wb->flusher);
 		}
 		break;
