@@ -14,13 +14,14 @@ trap 'rm -rf "$out"' EXIT
 	--rw=randwrite --bs=4k --size=1m --direct=0 --ioengine=io_uring \
 	--iodepth=4 --fdatasync=1 >"$out/text" 2>&1
 check "the job runs" test $? -eq 0
-# 256 writes, an fdatasync after each but the last (fio 3.33 counts
-# fdatasyncs as short reads in this line).
-grep -q "issued rwts: total=0,256,0,0 short=255,0,0,0" "$out/text"
-a=$?
+# 256 writes, an fdatasync after each but the last, and more: fio asks
+# for a sync until one completes (real fio 3.33 printed 256 and 258 for
+# this job). fio counts fdatasyncs as short reads in this line.
+syncs=$(sed -n 's/.*issued rwts: total=0,256,0,0 short=\([0-9]*\),0,0,0.*/\1/p' \
+	"$out/text")
 punts=$(sed -n 's/.* \([0-9][0-9]*\)  io_req_prep_async .*/\1/p' "$out/text")
-check "255 fdatasyncs, each punted to io-wq ($punts punts)" \
-	test $a -eq 0 -a "$punts" = 255
+check "at least 255 fdatasyncs ($syncs), each punted to io-wq ($punts punts)" \
+	test "${syncs:-0}" -ge 255 -a "$punts" = "$syncs"
 "$STORSIM" run --name=x --rw=randwrite --bs=4k --size=1m --direct=1 \
 	--ioengine=io_uring --hipri=1 --fsync=1 --filename=/f >/dev/null 2>"$out/err"
 rc=$?
@@ -33,8 +34,9 @@ for wake in true false; do
 		--bs=4k --iodepth=8 --direct=0 --number_ios=100 --fsync=4 \
 		--sqthread_poll=1 >"$out/text" 2>&1
 	rc=$?
-	grep -q "issued rwts: total=0,100,0,24 " "$out/text"
-	check "SQPOLL with fsync=4 through io-wq runs to its end, 100 writes and 24 fsyncs (io_wq_wake_free_worker=$wake)" \
-		test $rc -eq 0 -a $? -eq 0
+	fsyncs=$(sed -n 's/.*issued rwts: total=0,100,0,\([0-9]*\) .*/\1/p' \
+		"$out/text")
+	check "SQPOLL with fsync=4 through io-wq runs to its end, 100 writes and at least 24 fsyncs ($fsyncs, io_wq_wake_free_worker=$wake)" \
+		test $rc -eq 0 -a "${fsyncs:-0}" -ge 24
 done
 finish

@@ -61,7 +61,7 @@ const struct param_def fio_param_table[] = {
 	PARAM_END,
 };
 
-enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT, TD_TRIMMED };
+enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT, TD_TRIMMED, TD_SYNCED };
 
 struct fio_run {
 	struct sim_component comp;
@@ -260,19 +260,24 @@ static bool thread_done_issuing(struct fio_thread *td)
 
 	if (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline)
 		return true;
-	if (o->number_ios && td->ios_issued >= o->number_ios)
+	/* fio's exceeds_number_ios: reads, writes and trims done, plus
+	 * every I/O in flight, syncs included; number_ios is per loop. */
+	if (o->number_ios && td->rw_completed + td->inflight >=
+			     o->number_ios * MAX(o->loops, 1u))
 		return true;
 	return td->exhausted || td->error;
 }
 
-/* fio's get_rw_ddir: after every fsync= (fdatasync=) writes, the next
- * I/O is an fsync (fdatasync) of the next file. */
+/* fio's get_rw_ddir: once the write count is a multiple of fsync=
+ * (fdatasync=), the next I/O is an fsync (fdatasync) of the next file,
+ * and so is every I/O after it until a sync completes (fio's
+ * last_was_sync): a read completing in between asks for one more. */
 static bool sync_due(const struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
 	uint64_t n = td->write_issues;
 
-	if (td->last_was_sync || !td->last_was_write || !n)
+	if (td->last_was_sync || !n)
 		return false;
 	return (o->fsync_blocks && n % o->fsync_blocks == 0) ||
 	       (o->fdatasync_blocks && n % o->fdatasync_blocks == 0);
@@ -407,6 +412,9 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
 	g_assert(td->inflight > 0);
 	td->inflight--;
+	/* fio's io_completed: an async engine keeps issuing syncs until one
+	 * completes, and writes after it until a write completes. */
+	td->last_was_sync = u->sync_op;
 	if (res >= 0 && !u->sync_op)
 		td->rw_completed++;
 	if (res < 0) {
@@ -660,6 +668,29 @@ static void pause_now(struct fio_thread *td)
 	usec_sleep(td, td->pause_spin);
 }
 
+/* Start an io_u that fio's engine runs in the thread, its queue()
+ * answering FIO_Q_COMPLETED: one syscall, counted as submitted. */
+static struct xctx *in_thread_start(struct fio_thread *td, struct fio_io_u *u)
+{
+	struct xctx *x = task_xctx(td->task);
+
+	xctx_syscall(x, 1);
+	fio_io_issued(td, u);
+	fio_submitted(td, 1);
+	td->thread_u = u;
+	return x;
+}
+
+static void in_thread_done(struct fio_thread *td, long res)
+{
+	struct fio_io_u *u = td->thread_u;
+
+	td->thread_u = NULL;
+	fio_io_done(td, u, res);
+	fio_reaped(td, 1);
+	fio_resume(td);
+}
+
 /*
  * do_io_u_trim: fio discards with ioctl(BLKDISCARD) in the thread, with
  * every engine but null, and counts one I/O submitted and one completed.
@@ -667,13 +698,9 @@ static void pause_now(struct fio_thread *td)
  */
 static void trim(struct fio_thread *td, struct fio_io_u *u)
 {
-	struct xctx *x = task_xctx(td->task);
+	struct xctx *x = in_thread_start(td, u);
 	struct sfile *f = u->file->f;
 
-	xctx_syscall(x, 1);
-	fio_io_issued(td, u);
-	fio_submitted(td, 1);
-	td->trim_u = u;
 	td->trim = (struct discard_op){
 		.off = u->offset, .len = u->len, .task = td->task,
 		.done = SIM_MSG(&td->comp, TD_TRIMMED, NULL, 0),
@@ -686,25 +713,31 @@ static void trim(struct fio_thread *td, struct fio_io_u *u)
 	blkdev_discard(x, f->bdev, &td->trim);
 }
 
-static void trimmed(struct fio_thread *td)
+/* libaio's fsync and fdatasync: fio's engine calls do_io_u_sync in the
+ * thread (fsync(2) or fdatasync(2)), as for a trim. Ends the step. */
+static void sync_in_thread(struct fio_thread *td, struct fio_io_u *u)
 {
-	struct fio_io_u *u = td->trim_u;
+	struct xctx *x = in_thread_start(td, u);
 
-	td->trim_u = NULL;
-	fio_io_done(td, u, td->trim.res < 0 ? td->trim.res : (long)u->len);
-	fio_reaped(td, 1);
-	fio_resume(td);
+	td->fsync = (struct fsync_op){
+		.file = u->file->f, .datasync = u->datasync, .task = td->task,
+		.done = SIM_MSG(&td->comp, TD_SYNCED, NULL, 0),
+	};
+	u->file->f->ops->fsync(x, &td->fsync);
 }
 
 /* Queue a filled io_u; commit when the batch is full. Ends the step. */
 static void issue(struct fio_thread *td, struct fio_io_u *u)
 {
 	const struct job_options *o = td->o;
+	/* Trims, and libaio's syncs, run in the thread (fio's engine returns
+	 * FIO_Q_COMPLETED from queue()). */
 	bool trims = u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel;
+	bool syncs = u->sync_op && td->eng == &fio_libaio_engine;
 
 	/* An async engine's queue() answers FIO_Q_BUSY to a trim while
 	 * I/Os it queued wait for a commit: fio commits, then tries again. */
-	if (trims && td->queued) {
+	if ((trims || syncs) && td->queued) {
 		td->requeued = u;
 		td->queued = 0;
 		td->eng->commit(td);
@@ -713,19 +746,20 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
-	td->last_was_sync = u->sync_op;
 	if (!u->sync_op) {
 		td->bytes_issued += u->len;
-		td->ios_issued++;
 		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
-		td->last_was_write = u->ddir == FIO_DDIR_WRITE;
-		td->write_issues += td->last_was_write;
+		td->write_issues += u->ddir == FIO_DDIR_WRITE;
 		if (td->rated)
 			rate_issued(td, u);
 	}
 	td->inflight++;
 	if (trims) {
 		trim(td, u);
+		return;
+	}
+	if (syncs) {
+		sync_in_thread(td, u);
 		return;
 	}
 	td->eng->queue(td, u);
@@ -871,7 +905,10 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 	} else if (type == TD_SLEPT) {
 		usec_sleep(td, 0);
 	} else if (type == TD_TRIMMED) {
-		trimmed(td);
+		in_thread_done(td, td->trim.res < 0 ? td->trim.res :
+			       (long)td->thread_u->len);
+	} else if (type == TD_SYNCED) {
+		in_thread_done(td, td->fsync.res);
 	} else {
 		do_io(td);
 	}
@@ -962,12 +999,6 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (sync_opt && eng == &fio_io_uring_engine && o->eng.hipri)
 		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
 			      "reads and writes only; the kernel refuses fsync on it");
-	if (sync_opt && eng && eng != &fio_null_engine &&
-	    eng != &fio_io_uring_engine && !eng->sync)
-		return refuse(job, sync_opt, err,
-			      "fsync and fdatasync are modelled with io_uring and the "
-			      "synchronous engines (sync, psync, vsync, pvsync, "
-			      "pvsync2) only");
 	if (o->read_iolog || o->write_iolog)
 		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
 			      "iolog replay and recording are not wired up yet");

@@ -88,7 +88,8 @@ struct fio_thread {
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
 	unsigned queued;	/* prepared, not yet committed */
-	struct fio_io_u *trim_u;	/* the trim whose ioctl is in progress */
+	struct fio_io_u *thread_u;	/* the trim or sync in the thread */
+	struct fsync_op fsync;		/* that sync (libaio's, in the thread) */
 	struct fio_io_u *requeued;	/* a trim behind queued I/O (FIO_Q_BUSY) */
 	bool requeue_reaped;		/* and the reap that follows is done */
 	struct discard_op trim;
@@ -99,11 +100,11 @@ struct fio_thread {
 	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */
-	uint64_t bytes_issued, ios_issued, ios_done;
+	uint64_t bytes_issued, ios_done;
 	unsigned loops_left;
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
 	uint64_t write_issues;
-	bool last_was_write, last_was_sync;
+	bool last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
 	/* rate, rate_iops (fio's rate_ddir, usec_for_io): bytes per second
 	 * per direction, bytes issued, and when the next I/O may go, in ns
