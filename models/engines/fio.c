@@ -294,6 +294,65 @@ static void fill_sync(struct fio_thread *td, struct fio_io_u *u,
 	};
 }
 
+/* The largest block the job issues (fio's td_max_bs). */
+static uint64_t job_max_bs(const struct job_options *o)
+{
+	uint64_t m = 0;
+
+	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
+		if (!fio_rw_does(o->rw, d))
+			continue;
+		m = MAX(m, MAX(o->bs[d], o->max_bs[d]));
+		for (unsigned i = 0; i < o->bssplit_nr[d]; i++)
+			m = MAX(m, o->bssplit[d][i].bs);
+	}
+	return m;
+}
+
+/* fio's keep_running, once every file is done: time_based jobs go round
+ * again, so do jobs with loops= left, and, when io_size= is set, jobs
+ * with a whole block of it still to issue. A round that issued nothing
+ * ends the job. */
+static bool another_round(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	if (!td->round_ios)
+		return false;
+	if (o->time_based)
+		return true;
+	if (td->loops_left) {
+		td->loops_left--;
+		return true;
+	}
+	return o->io_size && td->bytes_issued + job_max_bs(o) <= o->io_size;
+}
+
+/* fio's set_io_u_file: a file whose pass is over is done for the round,
+ * and the job goes on with the others (true). When all are done, do_io
+ * ends: the job has no more to do, or, once what is in flight is reaped,
+ * another round starts (round_wait). */
+static bool file_done(struct fio_thread *td, struct fio_file *f)
+{
+	f->round_done = true;
+	td->next_file = (td->next_file + 1) % td->nfiles;
+	if (++td->files_done < td->nfiles)
+		return true;
+	td->round_wait = another_round(td);
+	return false;
+}
+
+static void start_round(struct fio_thread *td)
+{
+	td->round_wait = false;
+	td->files_done = 0;
+	td->round_ios = 0;
+	for (unsigned i = 0; i < td->nfiles; i++) {
+		td->files[i].round_done = false;
+		file_new_pass(td, &td->files[i]);
+	}
+}
+
 /* Fill u with the next I/O; false when the job has no more to do. */
 static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 {
@@ -307,8 +366,13 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		td->next_file = (td->next_file + 1) % td->nfiles;
 		return true;
 	}
-	for (unsigned tries = 0; tries <= td->nfiles; tries++) {
+	for (;;) {
 		struct fio_file *f = &td->files[td->next_file];
+
+		if (f->round_done) {
+			td->next_file = (td->next_file + 1) % td->nfiles;
+			continue;
+		}
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
 
 		td->ddir_chosen = false;
@@ -322,13 +386,20 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			off = td->tw_offset;
 		} else {
 			if (!pick_offset(td, f, d, bs, &off)) {
-				/* One pass over the file is done; fio goes
-				 * round again while the job has time or bytes
-				 * left. */
+				/* get_next_rand_block, get_next_seq_offset: a
+				 * time_based job starts a random file, or its
+				 * only file, over at once. */
+				if (!td->o->time_based || (td->nfiles > 1 &&
+				    !fio_rw_random(td->o->rw))) {
+					if (!file_done(td, f))
+						return false;
+					continue;
+				}
 				file_new_pass(td, f);
 				if (!pick_offset(td, f, d, bs, &off))
 					return false;
 			}
+			td->round_ios++;
 			td->next_file = (td->next_file + 1) % td->nfiles;
 			if (d == FIO_DDIR_TRIM &&
 			    fio_rw_does(td->o->rw, FIO_DDIR_WRITE)) {
@@ -346,7 +417,6 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 					td->page_size);
 		return true;
 	}
-	return false;
 }
 
 static struct fio_io_u *get_io_u(struct fio_thread *td)
@@ -821,6 +891,20 @@ static void do_io(struct fio_thread *td)
 		}
 		return;
 	}
+	/* The end of a round: do_io commits and reaps everything before
+	 * keep_running lets the next one start. */
+	if (td->round_wait && !stop) {
+		if (td->queued) {
+			td->queued = 0;
+			td->eng->commit(td);
+			return;
+		}
+		if (td->inflight) {
+			td->eng->getevents(td, td->inflight, td->inflight);
+			return;
+		}
+		start_round(td);
+	}
 	/* iodepth_low: once the queue has been full, fio reaps until it is
 	 * down to iodepth_low before it queues again (wait_for_completions). */
 	if (td->inflight >= o->iodepth)
@@ -855,6 +939,10 @@ static void do_io(struct fio_thread *td)
 			return;
 		}
 		put_io_u(td, u);
+		if (td->round_wait) {
+			fio_resume(td);
+			return;
+		}
 		td->exhausted = true;
 		stop = true;
 	}
@@ -1157,6 +1245,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	for (unsigned i = 0; i < td->nfiles; i++)
 		total += td->files[i].io_size;
 	td->io_budget = (o->io_size ? o->io_size : total) * MAX(o->loops, 1u);
+	td->loops_left = MAX(o->loops, 1u) - 1;
 	/* trimwrite trims the size and writes it: both count (fio 3.33
 	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))

@@ -32,6 +32,7 @@ struct fio_file {
 	uint64_t pos;		/* sequential position in the region */
 	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
 	uint64_t last_start;	/* offset of the last I/O, in the region */
+	bool round_done;	/* its pass of this round is over */
 };
 
 struct fio_io_u {
@@ -101,7 +102,10 @@ struct fio_thread {
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_budget;	/* bytes (io_size) */
 	uint64_t bytes_issued, ios_done;
-	unsigned loops_left;
+	unsigned loops_left;	/* rounds after this one (loops=) */
+	unsigned files_done;	/* done for this round */
+	bool round_wait;	/* reaping before the next round */
+	uint64_t round_ios;	/* I/Os of this round so far */
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
 	uint64_t write_issues;
 	bool last_was_sync;
