@@ -4,7 +4,8 @@
 # I/O in flight, syncs included, against number_ios times loops. A file
 # whose pass is over (rw=read:8k runs off its end) is done for the round
 # (set_io_u_file); once all are, another round starts only for loops= left
-# or for io_size= still to issue (keep_running). Random 4 KiB writes to a
+# or for io_size= still to issue (keep_running). A job issues while its
+# bytes are short of io_size=, so its last block may go past it. Random 4 KiB writes to a
 # 1 MiB file unless a case says otherwise; the expected "issued rwts" and
 # "IO depths" lines are real fio 3.33's, and are checked against the
 # installed fio when it is 3.33.
@@ -22,6 +23,9 @@ rw=read:8k|total=86,0,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%
 rw=read:8k loops=2|total=172,0,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
 rw=read:8k io_size=2m|total=512,0,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
 rw=read:8k nrfiles=2|total=86,0,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
+io_size=10k|total=0,3,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
+io_size=2k|total=0,1,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
+size=10k|total=0,2,0,0 short=0,0,0,0 dropped=0,0,0,0|1=100.0%, 2=0.0%, 4=0.0%, 8=0.0%
 rw=write ioengine=libaio iodepth=4 direct=1 io_size=3m|total=0,768,0,0 short=0,0,0,0 dropped=0,0,0,0|1=0.4%, 2=0.8%, 4=98.8%, 8=0.0%'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 

@@ -378,8 +378,6 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		td->ddir_chosen = false;
 		uint64_t bs = pick_bs(td, d), off;
 
-		if (!td->o->time_based && td->bytes_issued + bs > td->io_budget)
-			return false;
 		if (td->tw_write_due) {
 			td->tw_write_due = false;
 			f = td->tw_file;
