@@ -211,6 +211,34 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 }
 
 /*
+ * fio's get_next_seq_offset, with get_next_offset's and get_next_buflen's
+ * checks: the next sequential offset in f, relative to the region, or
+ * false at the end of a pass. rw=NAME:N leaves a hole of N bytes after
+ * each I/O but the first; a hole that runs past the end of the file starts
+ * the file over (fio's "holed IO" wrap), so rw=read:4k goes round a 1 MiB
+ * file until its bytes are issued, while rw=read:8k, whose last hole ends
+ * at the end of the file, makes one pass.
+ */
+static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
+		     uint64_t bs, uint64_t *rel)
+{
+	uint64_t real = f->f ? f->f->size : f->region_start + f->io_size;
+	uint64_t pos = f->pos;
+
+	if (f->region_start + pos >= real)
+		return false;
+	if (pos && td->o->rw_seq_add) {
+		pos += td->o->rw_seq_add;
+		if (pos >= real)	/* fio compares the relative offset */
+			pos = f->region_start;
+	}
+	if (pos + bs > f->io_size || f->region_start + pos >= real)
+		return false;
+	*rel = pos;
+	return true;
+}
+
+/*
  * The next offset in f for a bs-sized I/O in direction d, or false at the
  * end of a pass. As fio's get_next_offset: with rw=randNAME:N only every
  * Nth I/O takes a new offset, the ones between go on from the last I/O
@@ -232,24 +260,22 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start;
 	} else if (!random) {
-		if (f->pos + bs > f->io_size)
+		if (!seq_next(td, f, bs, &rel))
 			return false;
-		rel = f->pos;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  sim_rng_below(&td->comp.rng, 100) <
 				  o->percentage_random[d])) {
 		if (!pick_random(td, f, d, bs, &rel))
 			return false;
 	} else {
-		if (f->pos + bs > f->io_size && o->time_based)
+		if (f->pos >= f->io_size && o->time_based)
 			f->pos = 0;
-		if (f->pos + bs <= f->io_size)
-			rel = f->pos;
-		else if (!pick_random(td, f, d, bs, &rel))
+		if (!seq_next(td, f, bs, &rel) &&
+		    !pick_random(td, f, d, bs, &rel))
 			return false;
 	}
 	f->last_start = rel;
-	f->pos = rel + bs + (uint64_t)o->rw_seq_add;
+	f->pos = rel + bs;
 	*off = f->region_start + rel;
 	return true;
 }
@@ -261,8 +287,10 @@ static bool thread_done_issuing(struct fio_thread *td)
 	if (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline)
 		return true;
 	/* fio's exceeds_number_ios: reads, writes and trims done, plus
-	 * every I/O in flight, syncs included; number_ios is per loop. */
-	if (o->number_ios && td->rw_completed + td->inflight >=
+	 * every I/O in flight, syncs included; number_ios is per loop.
+	 * do_io does not ask it of a time_based job. */
+	if (o->number_ios && !o->time_based &&
+	    td->rw_completed + td->inflight >=
 			     o->number_ios * MAX(o->loops, 1u))
 		return true;
 	return td->exhausted || td->error;
@@ -347,6 +375,7 @@ static void start_round(struct fio_thread *td)
 	td->round_wait = false;
 	td->files_done = 0;
 	td->round_ios = 0;
+	td->round_bytes = 0;
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		td->files[i].round_done = false;
 		file_new_pass(td, &td->files[i]);
@@ -365,6 +394,11 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		fill_sync(td, u, &td->files[td->next_file], !fsync);
 		td->next_file = (td->next_file + 1) % td->nfiles;
 		return true;
+	}
+	/* do_io's own limit: a round ends once its bytes are issued. */
+	if (!td->o->time_based && td->round_bytes >= td->round_limit) {
+		td->round_wait = another_round(td);
+		return false;
 	}
 	for (;;) {
 		struct fio_file *f = &td->files[td->next_file];
@@ -816,6 +850,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	u->start_time = sim_now(td->comp.sim);
 	if (!u->sync_op) {
 		td->bytes_issued += u->len;
+		td->round_bytes += u->len;
 		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
 		td->write_issues += u->ddir == FIO_DDIR_WRITE;
 		if (td->rated)
@@ -1244,10 +1279,18 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		total += td->files[i].io_size;
 	td->io_budget = (o->io_size ? o->io_size : total) * MAX(o->loops, 1u);
 	td->loops_left = MAX(o->loops, 1u) - 1;
+	/* do_io's total_bytes: a round is the job's size, or its io_size
+	 * for random writes without a random map. */
+	td->round_limit = total;
+	if (fio_rw_random(o->rw) && fio_rw_does(o->rw, FIO_DDIR_WRITE) &&
+	    o->norandommap)
+		td->round_limit = MAX(total, o->io_size);
 	/* trimwrite trims the size and writes it: both count (fio 3.33
 	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
-	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE)) {
 		td->io_budget *= 2;
+		td->round_limit += total;
+	}
 	return true;
 }
 

@@ -106,6 +106,7 @@ struct fio_thread {
 	unsigned files_done;	/* done for this round */
 	bool round_wait;	/* reaping before the next round */
 	uint64_t round_ios;	/* I/Os of this round so far */
+	uint64_t round_bytes, round_limit;	/* issued, and do_io's limit */
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
 	uint64_t write_issues;
 	bool last_was_sync;
