@@ -2505,8 +2505,9 @@ const struct fio_option_def fio_option_defs[] = {
 		.help = "Replay timing as this percent of the log's",
 	},
 	{
-		.name = "replay_skip", .type = FOPT_STR,
-		.support = FOPT_REFUSED,
+		.name = "replay_skip", .type = FOPT_STR_STORE,
+		.support = FOPT_MODELLED, .field = FIELD_STR,
+		.off = OFF(replay_skip),
 		.help = "Leave out these I/O types when replaying (read,write,trim,sync)",
 	},
 	{

@@ -131,7 +131,7 @@ struct fio_engine_options {
  * The strings of a job, kept together so that copying and freeing a job
  * walks one array. NULL means unset.
  */
-#define JOB_OPTIONS_NSTRINGS 12
+#define JOB_OPTIONS_NSTRINGS 13
 
 /*
  * The typed values of one job, defaults as fio 3.33 and after the rules of
@@ -151,6 +151,7 @@ struct job_options {
 			char *write_iolog;
 			char *read_iolog;
 			char *replay_redirect;
+			char *replay_skip;	/* read,write,trim,sync */
 			char *bw_log_file;	/* prefix; NULL = job name */
 			char *lat_log_file;
 			char *iops_log_file;

@@ -262,7 +262,7 @@ void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
 		js->short_ios[0]++;
 	else
 		js->total_sync++;
-	if (js->cfg.disable_clat)
+	if (js->cfg.disable_clat || lat_ns == STATS_NO_LAT)
 		return;
 	stats_moments_add(&js->sync, lat_ns);
 	js->sync_plat[stats_plat_idx(lat_ns)]++;

@@ -160,7 +160,9 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 /* An I/O of direction ddir failed at now: fio counted it when it queued
  * it (total_io_u, the "issued" line and IOPS), with no bytes or latency. */
 void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now);
-/* An fsync/fdatasync completed at now after lat_ns. */
+/* An fsync/fdatasync completed at now after lat_ns, or was counted when
+ * queued and never reaped (lat_ns STATS_NO_LAT: no latency sample). */
+#define STATS_NO_LAT UINT64_MAX
 void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,
 		    bool datasync);
 /* A submit call at now carried nr I/Os, leaving depth I/Os in flight;

@@ -63,22 +63,8 @@ assert dev["flushes"] == 1 and dev["flushes_completed"] == 1, dev
 ' "$dir/end.json"
 done
 
-# refused OPTION JOBFILE-LINES...: the run fails naming the file, the line
-# of OPTION and OPTION.
-refused() {
-	opt=$1
-	shift
-	printf '%s\n' "$@" > "$dir/r.fio"
-	line=$(grep -n "^$opt=" "$dir/r.fio" | cut -d: -f1)
-	out=$("$STORSIM" run "$dir/r.fio" 2>&1)
-	rc=$?
-	case "$out" in
-	*"$dir/r.fio:$line: option '$opt': "*) [ "$rc" = 1 ] ;;
-	*) diag "exit $rc: $out"; false ;;
-	esac
-}
 
 check "io_uring on an IOPOLL ring (hipri) with fsync=1 is refused at its line" \
-	refused fsync '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
+	refused_job fsync '' '[w]' rw=randwrite bs=4k size=1m ioengine=io_uring \
 	hipri=1 direct=1 fsync=1 "filename=$dir/f"
 finish

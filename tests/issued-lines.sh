@@ -3,6 +3,8 @@
 # with the installed fio when it is 3.33. The test defines job OPTIONS...,
 # which prints the job as fio command-line options, and calls
 # issued_cases with a table of "options | issued line | depths line".
+# A test that compares other lines redefines issued_lines after sourcing
+# this file and calls issued_case itself.
 
 # issued_lines OUTPUT: the two lines a case compares
 issued_lines() {

@@ -300,9 +300,9 @@ tests_unit_test_io_wq_SOURCES = tests/unit/test-io-wq.c
 tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-io-wq
 EXTRA_DIST += tests/unit/buffered-randread.fio
-TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh \
+TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.sh \
 	tests/job-end-vs-fio.sh
-EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh \
+EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.sh \
 	tests/job-end-vs-fio.sh tests/issued-lines.sh
 
 # The parameter tables of docs/models are the code's.

@@ -16,3 +16,21 @@ fio333() {
 	f=$(command -v fio) && "$f" --version 2>/dev/null | grep -q '^fio-3\.33' &&
 		echo "$f"
 }
+
+# refused_job OPTION TEXT LINE...: storsim run of the job file made of the
+# LINEs exits 1, naming the file, the line of OPTION= and OPTION, with
+# TEXT (may be empty) in the message.
+refused_job() {
+	local opt=$1 text=$2 f line out rc
+	shift 2
+	f=$(mktemp --suffix=.fio)
+	printf '%s\n' "$@" >"$f"
+	line=$(grep -n "^$opt=" "$f" | cut -d: -f1)
+	out=$("$STORSIM" run "$f" 2>&1)
+	rc=$?
+	rm -f "$f"
+	case "$out" in
+	*"$f:$line: option '$opt': "*"$text"*) [ "$rc" = 1 ] ;;
+	*) diag "exit $rc: $out"; false ;;
+	esac
+}

@@ -451,6 +451,85 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 	}
 }
 
+/* ---- read_iolog ---- */
+
+enum replay_step { REPLAY_IO, REPLAY_WAIT, REPLAY_END };
+
+/* iolog_delay: a record goes its delay after the last I/O or file action
+ * went (at once if that is past), less what the last sleep overshot. */
+static sim_time replay_due(struct fio_thread *td, sim_time delay, sim_time now)
+{
+	sim_time since = now - td->last_issue;
+
+	td->rec_slept = false;
+	if (!delay)
+		return now;
+	if (delay < td->time_offset) {
+		td->time_offset = 0;
+		return now;
+	}
+	sim_time left = delay - td->time_offset;
+	if (left < since)
+		return now;
+	td->rec_slept = true;
+	td->sleep_start = now;
+	td->sleep_delay = delay;
+	return now + (left - since);
+}
+
+/*
+ * read_iolog_get: fill u with the next I/O of the trace, once its time
+ * has come. An add record only moves the clock on (fio reads it with the
+ * log); open and close records are waited for and do nothing else.
+ */
+static enum replay_step replay_fill(struct fio_thread *td, struct fio_io_u *u)
+{
+	sim_time now = sim_now(td->comp.sim);
+	struct trace_record *rec = &td->rec;
+
+	for (;;) {
+		if (!td->rec_read) {
+			if (!fio_replay_next(td->replay, rec))
+				return REPLAY_END;
+			sim_time delay = rec->time_ns > td->rec_prev ?
+					 rec->time_ns - td->rec_prev : 0;
+			td->rec_prev = rec->time_ns;
+			if (rec->op == TRACE_OP_ADD)
+				continue;
+			td->rec_read = true;
+			td->rec_due = replay_due(td, delay, now);
+		}
+		if (now < td->rec_due)
+			return REPLAY_WAIT;
+		if (td->rec_slept) {
+			sim_time slept = now - td->sleep_start;
+			td->time_offset = slept > td->sleep_delay ?
+					  slept - td->sleep_delay : 0;
+		}
+		td->rec_read = false;
+		td->last_issue = now;
+		if (rec->op == TRACE_OP_OPEN || rec->op == TRACE_OP_CLOSE)
+			continue;
+		break;
+	}
+	struct fio_file *f = &td->files[rec->file];
+	if (rec->op == TRACE_OP_SYNC || rec->op == TRACE_OP_DATASYNC ||
+	    rec->op == TRACE_OP_FLUSH) {
+		fill_sync(td, u, f, rec->op == TRACE_OP_DATASYNC);
+		return REPLAY_IO;
+	}
+	unsigned idx = u->idx;
+	*u = (struct fio_io_u){
+		.td = td, .idx = idx, .file = f, .offset = rec->offset,
+		.len = (uint32_t)rec->length,
+		.ddir = rec->op == TRACE_OP_READ ? FIO_DDIR_READ :
+			rec->op == TRACE_OP_WRITE ? FIO_DDIR_WRITE : FIO_DDIR_TRIM,
+	};
+	u->nr_segs = (uint32_t)((rec->offset % td->page_size + rec->length +
+				 td->page_size - 1) / td->page_size);
+	return REPLAY_IO;
+}
+
 static struct fio_io_u *get_io_u(struct fio_thread *td)
 {
 	struct fio_io_u *u = td->free_io_us;
@@ -523,6 +602,13 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 		if (!td->error)
 			td->error = (int)-res;
 		if (td->stats_on && u->start_time >= td->ramp_end && !u->sync_op)
+			stats_add_failed(td->stats, (enum stats_ddir)u->ddir, now);
+	} else if (td->stats_on && u->start_time >= td->ramp_end &&
+		   td->replay_ended) {
+		/* Issued, never reaped (fio's td->done): counts, no figures. */
+		if (u->sync_op)
+			stats_add_sync(td->stats, now, STATS_NO_LAT, u->datasync);
+		else
 			stats_add_failed(td->stats, (enum stats_ddir)u->ddir, now);
 	} else if (td->stats_on && u->start_time >= td->ramp_end) {
 		if (u->sync_op) {
@@ -848,6 +934,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
+	td->last_issue = u->start_time;
 	if (!u->sync_op) {
 		td->bytes_issued += u->len;
 		td->round_bytes += u->len;
@@ -963,6 +1050,30 @@ static void do_io(struct fio_thread *td)
 		td->requeue_reaped = false;
 		issue(td, u);
 		return;
+	}
+	if (!stop && !td->draining && !busy && td->replay) {
+		struct fio_io_u *u = get_io_u(td);
+		g_assert(u);
+		enum replay_step step = replay_fill(td, u);
+		if (step == REPLAY_IO) {
+			issue(td, u);
+			return;
+		}
+		put_io_u(td, u);
+		if (step == REPLAY_WAIT) {
+			/* iolog_delay sleeps with I/O in flight, unreaped. */
+			td->pause_end = td->run_deadline ?
+					MIN(td->rec_due, td->run_deadline) :
+					td->rec_due;
+			usec_sleep(td, 0);
+			return;
+		}
+		/* read_iolog_get sets td->done, and td_io_getevents reaps
+		 * nothing after it: what is in flight is left out of the
+		 * figures. */
+		td->replay_ended = true;
+		td->exhausted = true;
+		stop = true;
 	}
 	if (!stop && !td->draining && !busy) {
 		struct fio_io_u *u = get_io_u(td);
@@ -1120,9 +1231,9 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (sync_opt && eng == &fio_io_uring_engine && o->eng.hipri)
 		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
 			      "reads and writes only; the kernel refuses fsync on it");
-	if (o->read_iolog || o->write_iolog)
-		return refuse(job, o->read_iolog ? "read_iolog" : "write_iolog", err,
-			      "iolog replay and recording are not wired up yet");
+	if (o->write_iolog)
+		return refuse(job, "write_iolog", err,
+			      "iolog recording is not wired up yet");
 	return true;
 }
 
@@ -1204,6 +1315,79 @@ static bool buffered_writes_whole(const struct fio_thread *td, uint32_t blksize)
 	return true;
 }
 
+/* read_iolog: the files are the trace's, each opened (laid out written,
+ * as large as the trace needs, if it does not exist) and checked against
+ * the I/O the trace does on it. */
+static bool setup_replay_files(struct fio_thread *td, GError **err)
+{
+	const struct job *job = td->job;
+	const struct job_options *o = td->o;
+	const char *ofile = job->file;
+	int oline = job->line;
+
+	if (o->replay_skip) {
+		struct trace_replay_opts check;
+		trace_replay_opts_init(&check);
+		if (!trace_replay_opt_set(&check, "replay_skip", o->replay_skip,
+					  err)) {
+			jobopt_location(job, "replay_skip", &ofile, &oline);
+			g_prefix_error(err, "%s:%d: ", ofile, oline);
+			return false;
+		}
+	}
+	jobopt_location(job, "read_iolog", &ofile, &oline);
+	td->replay = fio_replay_open(o, err);
+	if (!td->replay) {
+		g_prefix_error(err, "%s:%d: option 'read_iolog': ", ofile, oline);
+		return false;
+	}
+	td->nfiles = fio_replay_nfiles(td->replay);
+	td->files = g_new0(struct fio_file, td->nfiles);
+	for (unsigned i = 0; i < td->nfiles; i++) {
+		struct fio_file *f = &td->files[i];
+		uint64_t end = fio_replay_file_end(td->replay, i);
+		struct system_open_args a = {
+			.path = fio_replay_file_name(td->replay, i),
+			.direct = o->direct,
+			.create_size = MAX(end, 1u),
+			.create_written = true,
+		};
+
+		f->path = g_strdup(a.path);
+		f->io_size = end;
+		if (o->ioengine == FIO_ENGINE_NULL)
+			continue;
+		g_autoptr(GError) open_err = NULL;
+		f->f = system_open_args(fio_system(td), &a, &open_err);
+		if (!f->f) {
+			/* The system names filename=; here the trace names it. */
+			const char *msg = open_err->message, *opt = "option 'filename': ";
+			if (g_str_has_prefix(msg, opt))
+				msg += strlen(opt);
+			storsim_input_error(err, ofile, oline, "read_iolog",
+					    "a file of the trace: %s", msg);
+			return false;
+		}
+		if (end > f->f->size) {
+			storsim_input_error(err, ofile, oline, "read_iolog",
+					    "the trace does I/O up to byte %"
+					    G_GUINT64_FORMAT " of '%s', which is %"
+					    G_GUINT64_FORMAT " bytes", end, f->path,
+					    f->f->size);
+			return false;
+		}
+		if (!o->direct && f->f->blksize &&
+		    fio_replay_file_write_bits(td->replay, i) % f->f->blksize) {
+			storsim_unsupported_error(err, ofile, oline, "read_iolog",
+				"buffered writes of part of a %u-byte block of '%s' "
+				"read the block first, which is not modelled yet "
+				"(replay with direct=1)", f->f->blksize, f->path);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool setup_files(struct fio_thread *td, GError **err)
 {
 	const struct job *job = td->job;
@@ -1212,6 +1396,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	bool writes = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 	uint64_t per_file = o->size ? o->size / names->len : 0;
 
+	if (o->read_iolog)
+		return setup_replay_files(td, err);
 	if (o->size_percent || o->offset_percent || o->io_size_percent)
 		return refuse(job, "size", err,
 			      "sizes and offsets in percent are not modelled yet");
@@ -1678,6 +1864,7 @@ void fio_run_free(struct fio_run *r)
 		for (unsigned f = 0; f < td->nfiles; f++)
 			g_free(td->files[f].path);
 		g_free(td->files);
+		fio_replay_free(td->replay);
 		g_free(td->io_us);
 		fio_logs_free(td->logs);
 		stats_free(td->stats);

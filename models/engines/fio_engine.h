@@ -16,6 +16,7 @@
 #include "fs/blkdev.h"
 #include "fs/vfs.h"
 #include "engines/fio_rand.h"
+#include "engines/fio_replay.h"
 #include "host/host.h"
 #include "stats.h"
 
@@ -111,6 +112,16 @@ struct fio_thread {
 	uint64_t write_issues;
 	bool last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
+	/* read_iolog: fio_replay.c's records, timed as iolog.c's
+	 * iolog_delay times them */
+	struct fio_replay *replay;
+	struct trace_record rec;	/* the next record, once read */
+	bool rec_read, rec_slept, replay_ended;
+	sim_time rec_due;	/* when it goes */
+	sim_time rec_prev;	/* the time of the record before it */
+	sim_time last_issue;	/* of the last I/O or file action */
+	sim_time time_offset;	/* a sleep's overshoot, carried over */
+	sim_time sleep_start, sleep_delay;
 	/* rate, rate_iops (fio's rate_ddir, usec_for_io): bytes per second
 	 * per direction, bytes issued, and when the next I/O may go, in ns
 	 * since the job started (fio: rate_next_io_time, in microseconds) */
