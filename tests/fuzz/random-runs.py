@@ -67,7 +67,25 @@ BROKEN_EXIT_1 = ("did not finish", "Resource temporarily unavailable")
 SANITIZER_MARKS = ("AddressSanitizer", "LeakSanitizer", "runtime error:")
 
 
-def command(storsim, r):
+def iolog(r, path, target):
+    """A small random fio iolog v3 on target: reads, writes, trims and
+    syncs of 512 B to 64 KiB in its first 4 MiB, a few µs apart."""
+    lines = ["fio version 3 iolog", "0 %s add" % target, "1 %s open" % target]
+    t = 1
+    for _ in range(r.choice([1, 10, 60])):
+        t += r.choice([0, 1, 5, 50, 1000])
+        op = r.choice(["read", "read", "write", "write", "trim", "sync"])
+        if op == "sync":
+            lines.append("%d %s sync 0 0" % (t, target))
+            continue
+        size = r.choice([512, 4096, 4096, 8192, 65536])
+        lines.append("%d %s %s %d %d" % (t, target, op,
+                                          r.randrange(0, 4 << 20, size), size))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def command(storsim, r, cwd="."):
     """One random storsim run: system options, then one to three jobs."""
     args = [storsim, "run", "--no-cpu-profile", "--host=" + r.choice(HOSTS)]
     if r.random() < 0.2:
@@ -104,6 +122,12 @@ def command(storsim, r):
                  "--bs=" + r.choice(BS),
                  "--iodepth=%d" % r.choice([1, 2, 4, 16, 32, 128, 1024]),
                  "--direct=%d" % r.choice([0, 1, 1])]
+        if r.random() < 0.1:
+            path = os.path.join(cwd, "j%d.iolog" % j)
+            iolog(r, path, target)
+            args.append("--read_iolog=" + path)
+            if r.random() < 0.5:
+                args.append("--replay_no_stall=1")
         if r.random() < 0.5:
             args.append("--size=" + r.choice(["1m", "2m", "4m", "16m"]))
         if r.random() < 0.5:
@@ -158,7 +182,7 @@ def main():
     with tempfile.TemporaryDirectory() as cwd:
         for i in range(o.runs):
             r = random.Random(o.seed * 1000003 + i)
-            args = command(storsim, r)
+            args = command(storsim, r, cwd)
             rc, out, err = run(args, cwd, o.timeout)
             statuses[rc] += 1
             why = broken(rc, err)
@@ -172,6 +196,11 @@ def main():
                 print("BROKEN (%s), run %d of seed %d:\n  %s\n  %s" % (
                     why, i, o.seed, " ".join("'%s'" % a for a in args),
                     err.strip()[-800:].replace("\n", "\n  ")), flush=True)
+                for a in args:
+                    if a.startswith("--read_iolog="):
+                        with open(a.split("=", 1)[1]) as f:
+                            print("  %s:\n    %s" % (a, f.read().strip()
+                                  .replace("\n", "\n    ")), flush=True)
             if (i + 1) % 50 == 0:
                 print("random-runs: %d of %d runs, %d broken" %
                       (i + 1, o.runs, bad), file=sys.stderr, flush=True)
