@@ -9,7 +9,8 @@
 # the log ends out of its figures (fio's td->done: nothing is reaped
 # after it); they are checked against the installed fio when it is 3.33.
 # Other trace formats replay too (blktrace with replay_redirect, iolog v2
-# waits, replay_skip). A bad trace, a file the system lacks, I/O past a
+# waits, replay_skip), and a job recorded with write_iolog replays as
+# itself, in storsim and in fio. A bad trace, a file the system lacks, I/O past a
 # file's end and buffered writes of part of a block are refused with the
 # job file, line and option.
 . "$top_srcdir/tests/tap.sh"
@@ -24,7 +25,7 @@ ioengine=libaio iodepth=8|1=12.5%, 2=25.0%, 4=62.5%, 8=12.5%|total=4,4,0,1 short
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 12))
+plan $((2 * ncases + 16))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sed "s#example.img#$dir/example.img#" \
@@ -113,9 +114,12 @@ check "buffered writes of part of a block (the v2 example's 512 bytes)" \
 check "replay_skip with an unknown kind" \
 	refused_job replay_skip "unknown kind 'bogus'" \
 	'[r]' "read_iolog=$dir/v3.iolog" "replay_skip=bogus"
-check "write_iolog is still refused" \
-	refused_job write_iolog "not wired up yet" \
-	'[r]' "write_iolog=$dir/out.iolog"
+check "write_iolog with numjobs=2 (one log for every clone)" \
+	refused_job write_iolog "would write the same log" \
+	'[r]' "write_iolog=$dir/out.iolog" numjobs=2
+check "write_iolog where it cannot be written" \
+	refused_job write_iolog "cannot create" '[r]' "filename=$dir/x" size=64k \
+	"write_iolog=$dir/no/such/dir/out.iolog"
 printf 'fio version 3 iolog\n1 %s add\n2 %s write 0 4096\n1000000 %s read 0 4096\n' \
 	"$dir/b" "$dir/b" "$dir/b" >"$dir/long.iolog"
 out=$("$STORSIM" run --no-cpu-profile --name=r --runtime=100ms \
@@ -125,4 +129,25 @@ check "runtime= cuts a replay's 1 s wait: 1 write, no read, run $run ms" \
 	test "$(issued_lines "$out" | sed -n 2p)" = \
 	"total=0,1,0,0 short=0,0,0,0 dropped=0,0,0,0" -a "${run:-0}" -ge 100 \
 	-a "${run:-0}" -le 101
+# write_iolog: a recorded job replays as itself, in storsim and in fio.
+job="--name=w --filename=$dir/w.img --size=64k --bs=4k --rw=randwrite --fsync=4"
+# shellcheck disable=SC2086
+rec=$("$STORSIM" run --no-cpu-profile $job --write_iolog="$dir/rec.iolog")
+check "a recorded job's iolog: header, add, open, 16 writes, 3 syncs, close" \
+	test "$(head -1 "$dir/rec.iolog")" = "fio version 3 iolog" -a \
+	"$(awk '{ print $3 }' "$dir/rec.iolog" | sort | uniq -c | tr -s ' ' |
+	   tr '\n' '|')" = " 1 3| 1 add| 1 close| 1 open| 3 sync| 16 write|"
+out=$("$STORSIM" run --no-cpu-profile --name=r --read_iolog="$dir/rec.iolog")
+check "storsim replays its recording: the same issued line" \
+	test "$(issued_lines "$out" | sed -n 2p)" = \
+	"$(issued_lines "$rec" | sed -n 2p)"
+if [ -n "$fio" ]; then
+	truncate -s 64k "$dir/w.img"
+	out=$("$fio" --name=r --read_iolog="$dir/rec.iolog" 2>&1)
+	check "fio 3.33 replays storsim's recording: the same issued line" \
+		test "$(issued_lines "$out" | sed -n 2p)" = \
+		"$(issued_lines "$rec" | sed -n 2p)"
+else
+	ok "fio replays the recording # SKIP fio 3.33 is not installed"
+fi
 finish

@@ -914,6 +914,21 @@ static void sync_in_thread(struct fio_thread *td, struct fio_io_u *u)
 	u->file->f->ops->fsync(x, &td->fsync);
 }
 
+/* write_iolog: fio's log_io_u, as the io_u is queued. */
+static void log_io_u(struct fio_thread *td, const struct fio_io_u *u)
+{
+	static const enum trace_op ops[FIO_DDIR_COUNT] = {
+		[FIO_DDIR_READ] = TRACE_OP_READ, [FIO_DDIR_WRITE] = TRACE_OP_WRITE,
+		[FIO_DDIR_TRIM] = TRACE_OP_TRIM,
+	};
+	enum trace_op op = !u->sync_op ? ops[u->ddir] :
+			   u->datasync ? TRACE_OP_DATASYNC : TRACE_OP_SYNC;
+
+	iolog_writer_io(td->iolog, sim_now(td->comp.sim) - td->iolog_t0,
+			(uint32_t)(u->file - td->files), op,
+			u->sync_op ? 0 : u->offset, u->sync_op ? 0 : u->len);
+}
+
 /* Queue a filled io_u; commit when the batch is full. Ends the step. */
 static void issue(struct fio_thread *td, struct fio_io_u *u)
 {
@@ -935,6 +950,8 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
 	td->last_issue = u->start_time;
+	if (td->iolog)
+		log_io_u(td, u);
 	if (!u->sync_op) {
 		td->bytes_issued += u->len;
 		td->round_bytes += u->len;
@@ -1126,6 +1143,7 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 	struct fio_thread *td = (struct fio_thread *)c;
 
 	if (type == TD_BEGIN) {
+		td->iolog_t0 = sim_now(td->comp.sim);
 		/* file_invalidate_cache: fio drops the files' cached pages
 		 * as the job starts. */
 		for (unsigned i = 0; td->o->invalidate && i < td->nfiles; i++) {
@@ -1231,9 +1249,10 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (sync_opt && eng == &fio_io_uring_engine && o->eng.hipri)
 		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
 			      "reads and writes only; the kernel refuses fsync on it");
-	if (o->write_iolog)
+	if (o->write_iolog && !o->read_iolog && o->numjobs > 1)
 		return refuse(job, "write_iolog", err,
-			      "iolog recording is not wired up yet");
+			      "every clone of the job (numjobs) would write the "
+			      "same log; give each job its own");
 	return true;
 }
 
@@ -1480,6 +1499,28 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	return true;
 }
 
+/* write_iolog (fio's log_file, log_io_u): an iolog v3 of what the job
+ * issues, its files added and opened first; written whole at the end of
+ * the run. read_iolog replaces it, as in fio. */
+static bool open_iolog(struct fio_thread *td, GError **err)
+{
+	const struct job_options *o = td->o;
+
+	if (!o->write_iolog || o->read_iolog)
+		return true;
+	td->iolog = iolog_writer_new(o->write_iolog, err);
+	if (!td->iolog) {
+		const char *ofile = td->job->file;
+		int oline = td->job->line;
+		jobopt_location(td->job, "write_iolog", &ofile, &oline);
+		g_prefix_error(err, "%s:%d: option 'write_iolog': ", ofile, oline);
+		return false;
+	}
+	for (unsigned i = 0; i < td->nfiles; i++)
+		iolog_writer_file(td->iolog, i, td->files[i].path);
+	return true;
+}
+
 static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 				     unsigned clone, unsigned index,
 				     unsigned phase, GError **err)
@@ -1511,7 +1552,8 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 		refuse(job, "ioengine", err, "this engine is not modelled yet");
 		return NULL;
 	}
-	if (!check_modelled(job, err) || !setup_files(td, err))
+	if (!check_modelled(job, err) || !setup_files(td, err) ||
+	    !open_iolog(td, err))
 		return NULL;
 
 	if (o->cpus_allowed_set) {
@@ -1746,6 +1788,12 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 		}
 		if (td->logs && !fio_logs_check(td->logs, err))
 			return false;
+		if (td->iolog) {
+			bool written = iolog_writer_close(td->iolog, err);
+			td->iolog = NULL;
+			if (!written)
+				return false;
+		}
 	}
 	build_output(r);
 	return true;
@@ -1865,6 +1913,8 @@ void fio_run_free(struct fio_run *r)
 			g_free(td->files[f].path);
 		g_free(td->files);
 		fio_replay_free(td->replay);
+		if (td->iolog)
+			iolog_writer_abort(td->iolog);
 		g_free(td->io_us);
 		fio_logs_free(td->logs);
 		stats_free(td->stats);

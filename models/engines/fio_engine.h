@@ -122,6 +122,8 @@ struct fio_thread {
 	sim_time last_issue;	/* of the last I/O or file action */
 	sim_time time_offset;	/* a sleep's overshoot, carried over */
 	sim_time sleep_start, sleep_delay;
+	struct iolog_writer *iolog;	/* write_iolog */
+	sim_time iolog_t0;		/* its times count from here */
 	/* rate, rate_iops (fio's rate_ddir, usec_for_io): bytes per second
 	 * per direction, bytes issued, and when the next I/O may go, in ns
 	 * since the job started (fio: rate_next_io_time, in microseconds) */
