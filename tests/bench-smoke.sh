@@ -29,6 +29,7 @@ for figure in 'CPUs online, [0-9]+ usable' \
 	'nocopy-bvec bs=4096 new .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'dio-caller-comp iodepth=16 patched .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'fio null engine iodepth=16 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
+	'iolog replay, 1 M records, libaio QD32 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'first workload event +[0-9.]+ ms +peak RSS +[0-9.]+ MiB' \
 	'storsim --version, to its exit +[0-9.]+ ms'; do
 	grep -Eq -- "$figure" "$out/text" || missing="$missing [$figure]"
@@ -54,7 +55,8 @@ for r in rows:
         assert isinstance(r[impl + "_mevents_per_s"], num), (impl, r)
     assert isinstance(r["peak_rss_kib"], int), r
 assert isinstance(d["evq"]["repetitions"], int)
-for run in ("nocopy_bvec_4k_new", "dio_caller_comp_qd16_patched", "fio_null_qd16"):
+for run in ("nocopy_bvec_4k_new", "dio_caller_comp_qd16_patched", "fio_null_qd16",
+            "replay_1m_libaio_qd32"):
     for k in ("sim_ios_per_wall_s", "events_per_io", "wall_s", "setup_ms", "peak_rss_kib"):
         assert isinstance(d["runs"][run][k], num), (run, k)
 for k in ("dio_caller_comp_first_event_ms", "storsim_version_ms",

@@ -33,6 +33,7 @@
 #endif
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <json-c/json.h>
 
 #include "config.h"
@@ -476,6 +477,7 @@ struct bench_run {
 	const char *variant;
 	const char *jobfile;	/* under tests/bench/ */
 	unsigned runtime;	/* simulated seconds when the experiment has none */
+	unsigned trace_records;	/* a generated trace, the job's ${TRACE} */
 };
 
 static const struct bench_run bench_runs[] = {
@@ -491,8 +493,56 @@ static const struct bench_run bench_runs[] = {
 		.key = "fio_null_qd16",
 		.label = "fio null engine iodepth=16",
 		.jobfile = "null-qd16.fio", .runtime = 3,
+	}, {
+		.key = "replay_1m_libaio_qd32",
+		.label = "iolog replay, 1 M records, libaio QD32",
+		.jobfile = "replay.fio", .runtime = 10, .trace_records = 1000000,
 	},
 };
+
+/* The generated trace of replay.fio: made once, removed at exit. */
+static char *trace_path;
+
+static void trace_remove(void)
+{
+	g_autofree char *dir = g_path_get_dirname(trace_path);
+
+	g_unlink(trace_path);
+	g_rmdir(dir);
+}
+
+static const char *bench_trace(unsigned records, GError **err)
+{
+	if (trace_path)
+		return trace_path;
+	g_autofree char *dir = g_dir_make_tmp("storsim-bench-XXXXXX", err);
+	if (!dir)
+		return NULL;
+	trace_path = g_build_filename(dir, "replay.iolog", NULL);
+	FILE *f = fopen(trace_path, "w");
+	if (!f) {
+		g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: %s", trace_path, g_strerror(errno));
+		return NULL;
+	}
+	GRand *rng = g_rand_new_with_seed(1);
+	uint64_t t = 1;
+	fputs("fio version 3 iolog\n0 /dev/nvme0n1 add\n0 /dev/nvme0n1 open\n", f);
+	for (unsigned i = 0; i < records; i++) {
+		t += (uint64_t)g_rand_int_range(rng, 1, 9);
+		fprintf(f, "%" G_GUINT64_FORMAT " /dev/nvme0n1 %s %" G_GUINT64_FORMAT
+			" 4096\n", t, g_rand_int_range(rng, 0, 10) < 7 ? "read" : "write",
+			(uint64_t)g_rand_int_range(rng, 0, 1 << 18) * 4096);
+	}
+	g_rand_free(rng);
+	if (fclose(f) != 0) {
+		g_set_error(err, G_FILE_ERROR, g_file_error_from_errno(errno),
+			    "%s: %s", trace_path, g_strerror(errno));
+		return NULL;
+	}
+	atexit(trace_remove);
+	return trace_path;
+}
 
 #define DIO_CALLER_COMP_RUN (&bench_runs[1])
 
@@ -596,6 +646,12 @@ static bool run_once(const struct bench_run *br, struct run_figures *f,
 		args = g_ptr_array_new_with_free_func(g_free);
 		g_ptr_array_add(args, g_strdup_printf("RUNTIME=%u", opt.runtime ?
 						      (unsigned)opt.runtime : br->runtime));
+		if (br->trace_records) {
+			const char *trace = bench_trace(br->trace_records, err);
+			if (!trace)
+				goto out;
+			g_ptr_array_add(args, g_strdup_printf("TRACE=%s", trace));
+		}
 		g_ptr_array_add(args, NULL);
 	}
 	probe = (struct probe){.armed = true, .exit_at_first = opt.startup_child};
