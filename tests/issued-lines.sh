@@ -24,14 +24,15 @@ issued_case() {
 }
 
 # issued_cases TABLE FILE: two TAP lines per row (storsim, fio 3.33);
-# FILE is the job's data file, removed before fio runs.
+# FILE is the job's data file, removed before fio runs. SYSTEM_ARGS, if
+# set, go to storsim only (the simulated system: --file=..., --device=...).
 issued_cases() {
 	_fio=$(fio333)
 	while IFS='|' read -r opts issued depths; do
 		want=$(printf '%s\n%s' "$issued" "$depths")
 		# shellcheck disable=SC2046,SC2086
 		issued_case "storsim, $opts: $issued, depths $depths" "$want" \
-			"$("$STORSIM" run --no-cpu-profile $(job $opts))"
+			"$("$STORSIM" run --no-cpu-profile $SYSTEM_ARGS $(job $opts))"
 		if [ -z "$_fio" ]; then
 			ok "fio, $opts # SKIP fio 3.33 is not installed"
 			continue

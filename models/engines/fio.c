@@ -353,7 +353,7 @@ static bool another_round(struct fio_thread *td)
 		td->loops_left--;
 		return true;
 	}
-	return o->io_size && td->bytes_issued + job_max_bs(o) <= o->io_size;
+	return td->io_size && td->bytes_issued + job_max_bs(o) <= td->io_size;
 }
 
 /* fio's set_io_u_file: a file whose pass is over is done for the round,
@@ -1407,6 +1407,20 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 	return true;
 }
 
+/* fio's get_start_offset: offset=, or offset=N% of the file rounded up
+ * to the smallest block, plus offset_increment for each clone before. */
+static uint64_t region_start(const struct fio_thread *td, uint64_t file_size,
+			     uint64_t min_bs)
+{
+	const struct job_options *o = td->o;
+	uint64_t inc = (uint64_t)td->clone * o->offset_increment;
+
+	if (!o->offset_percent)
+		return o->offset + inc;
+	uint64_t off = file_size * o->offset_percent / 100 + inc;
+	return (off + min_bs - 1) / min_bs * min_bs;
+}
+
 static bool setup_files(struct fio_thread *td, GError **err)
 {
 	const struct job *job = td->job;
@@ -1417,9 +1431,16 @@ static bool setup_files(struct fio_thread *td, GError **err)
 
 	if (o->read_iolog)
 		return setup_replay_files(td, err);
-	if (o->size_percent || o->offset_percent || o->io_size_percent)
-		return refuse(job, "size", err,
-			      "sizes and offsets in percent are not modelled yet");
+	if ((o->size_percent || o->offset_percent || o->io_size_percent) &&
+	    o->ioengine == FIO_ENGINE_NULL)
+		return refuse(job, o->size_percent ? "size" : o->offset_percent ?
+			      "offset" : "io_size", err,
+			      "the null engine's files have no size to take a "
+			      "percentage of");
+	uint64_t min_bs = UINT64_MAX;
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		if (fio_rw_does(o->rw, d))
+			min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
 	td->nfiles = names->len;
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {
@@ -1438,6 +1459,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		if (o->ioengine == FIO_ENGINE_NULL) {
 			f->f = NULL;
 			f->io_size = want ? want : 1ull << 30;
+			f->region_start = region_start(td, f->io_size, min_bs);
 		} else {
 			const char *ofile = job->file;
 			int oline = job->line;
@@ -1447,11 +1469,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 				g_prefix_error(err, "%s:%d: ", ofile, oline);
 				return false;
 			}
-			if (f->f->size <= o->offset) {
+			f->region_start = region_start(td, f->f->size, min_bs);
+			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
 						    "no room at offset %" G_GUINT64_FORMAT,
-						    f->path, f->f->size, o->offset);
+						    f->path, f->f->size, f->region_start);
 				return false;
 			}
 			if (!buffered_writes_whole(td, f->f->blksize)) {
@@ -1464,15 +1487,17 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			}
 			uint64_t avail = f->f->size - o->offset;
 			f->io_size = want && want < avail ? want : avail;
+			/* setup_files: size=N% of the file, up to its end,
+			 * whole smallest blocks. */
+			if (o->size_percent && o->size_percent != 100) {
+				f->io_size = MIN(f->f->size * o->size_percent / 100,
+						 f->f->size - f->region_start);
+				f->io_size -= f->io_size % min_bs;
+			}
 		}
-		f->region_start = o->offset + (uint64_t)td->clone * o->offset_increment;
 		/* pre_read_files: fio reads each file's region first. */
 		if (o->pre_read && f->f && f->f->ops->preload)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
-		uint64_t min_bs = UINT64_MAX;
-		for (int d = 0; d < FIO_DDIR_COUNT; d++)
-			if (fio_rw_does(o->rw, d))
-				min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
 		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&
 				d < FIO_DDIR_COUNT; d++)
@@ -1482,14 +1507,17 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	uint64_t total = 0;
 	for (unsigned i = 0; i < td->nfiles; i++)
 		total += td->files[i].io_size;
-	td->io_budget = (o->io_size ? o->io_size : total) * MAX(o->loops, 1u);
+	/* io_size=N% is of the files' sizes (setup_files). */
+	td->io_size = o->io_size_percent && o->io_size_percent != 100 ?
+		      total * o->io_size_percent / 100 : o->io_size;
+	td->io_budget = (td->io_size ? td->io_size : total) * MAX(o->loops, 1u);
 	td->loops_left = MAX(o->loops, 1u) - 1;
 	/* do_io's total_bytes: a round is the job's size, or its io_size
 	 * for random writes without a random map. */
 	td->round_limit = total;
 	if (fio_rw_random(o->rw) && fio_rw_does(o->rw, FIO_DDIR_WRITE) &&
 	    o->norandommap)
-		td->round_limit = MAX(total, o->io_size);
+		td->round_limit = MAX(total, td->io_size);
 	/* trimwrite trims the size and writes it: both count (fio 3.33
 	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE)) {

@@ -101,6 +101,7 @@ struct fio_thread {
 	uint64_t tw_offset;
 	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
+	uint64_t io_size;	/* io_size=, or io_size=N% of the files */
 	uint64_t io_budget;	/* bytes (io_size) */
 	uint64_t bytes_issued, ios_done;
 	unsigned loops_left;	/* rounds after this one (loops=) */
