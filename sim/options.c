@@ -1425,6 +1425,33 @@ static bool zone_list(const struct fopt_ctx *ctx, const struct fio_option_def *o
 	return true;
 }
 
+/* fio's str_fst_cb: random, roundrobin and sequential, with ":N" I/Os to
+ * a file before the next is picked. */
+static bool opt_file_service_type(struct fopt_ctx *ctx,
+				  const struct fio_option_def *o,
+				  const char *text, GError **err)
+{
+	struct fopt_value v;
+	struct job_options *jo = ctx->o;
+	bool ok = true;
+
+	if (!value_parse(ctx, o, text, &v, err))
+		return false;
+	jo->file_service = (enum fio_file_service)v.u[0];
+	jo->file_service_nr = 1;
+	if (jo->file_service != FIO_FSERVICE_RANDOM &&
+	    jo->file_service != FIO_FSERVICE_RR &&
+	    jo->file_service != FIO_FSERVICE_SEQ) {
+		ok = refuse(ctx, o, err, "non-uniform file picking, %s", text);
+	} else if (v.postfix) {
+		uint64_t n;
+		ok = parse_count(ctx, o, v.postfix, "the I/Os per file", &n, err);
+		jo->file_service_nr = (unsigned)n;
+	}
+	value_free(&v);
+	return ok;
+}
+
 static bool opt_random_distribution(struct fopt_ctx *ctx, const struct fio_option_def *o,
 				    const char *text, GError **err)
 {
@@ -2239,7 +2266,8 @@ const struct fio_option_def fio_option_defs[] = {
 	{
 		.name = "file_service_type", .type = FOPT_STR,
 		.def = "roundrobin", .choices = file_service_type_choices,
-		.flags = FOPT_F_POSTFIX, .support = FOPT_REFUSED,
+		.flags = FOPT_F_POSTFIX, .support = FOPT_MODELLED,
+		.parse = opt_file_service_type,
 		.help = "How the next file to do I/O to is picked",
 	},
 	{

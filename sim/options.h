@@ -60,6 +60,12 @@ bool fio_rw_random(enum fio_rw rw);
 const char *fio_rw_name(enum fio_rw rw);
 
 enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
+/* file_service_type: the values of fio's FIO_FSERVICE_* it models */
+enum fio_file_service {
+	FIO_FSERVICE_RANDOM = 0,
+	FIO_FSERVICE_RR = 4,
+	FIO_FSERVICE_SEQ = 5,
+};
 enum fio_sync_mode { FIO_SYNC_NONE, FIO_SYNC_SYNC, FIO_SYNC_DSYNC };
 enum fio_fallocate {
 	FIO_FALLOC_NONE,
@@ -163,6 +169,8 @@ struct job_options {
 	int64_t rw_seq_add;	/* rw=write:N, bytes added after each I/O */
 	unsigned rw_seq_nr;	/* rw=randread:N, I/Os per random offset */
 	enum fio_rw_sequencer rw_sequencer;
+	enum fio_file_service file_service;	/* file_service_type */
+	unsigned file_service_nr;	/* I/Os to a file before the next */
 	unsigned rwmix[2];	/* percent reads, writes */
 
 	uint64_t bs[FIO_DDIR_COUNT];

@@ -356,6 +356,27 @@ static bool another_round(struct fio_thread *td)
 	return td->io_size && td->bytes_issued + job_max_bs(o) <= td->io_size;
 }
 
+/* fio's __get_next_file: the next file in turn (roundrobin, and
+ * sequential once a file is done) or at random. */
+static void next_file(struct fio_thread *td)
+{
+	if (td->o->file_service == FIO_FSERVICE_RANDOM)
+		td->next_file = (unsigned)sim_rng_below(&td->comp.rng, td->nfiles);
+	else
+		td->next_file = (td->next_file + 1) % td->nfiles;
+	td->file_served = 0;
+}
+
+/* After an I/O or a sync on the current file: file_service_nr of them,
+ * then the next file (sequential: the same file until it is done). */
+static void file_served(struct fio_thread *td)
+{
+	if (td->nfiles == 1 || td->o->file_service == FIO_FSERVICE_SEQ)
+		return;
+	if (++td->file_served >= MAX(td->o->file_service_nr, 1u))
+		next_file(td);
+}
+
 /* fio's set_io_u_file: a file whose pass is over is done for the round,
  * and the job goes on with the others (true). When all are done, do_io
  * ends: the job has no more to do, or, once what is in flight is reaped,
@@ -363,7 +384,7 @@ static bool another_round(struct fio_thread *td)
 static bool file_done(struct fio_thread *td, struct fio_file *f)
 {
 	f->round_done = true;
-	td->next_file = (td->next_file + 1) % td->nfiles;
+	next_file(td);
 	if (++td->files_done < td->nfiles)
 		return true;
 	td->round_wait = another_round(td);
@@ -392,7 +413,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		const struct job_options *o = td->o;
 		bool fsync = o->fsync_blocks && td->write_issues % o->fsync_blocks == 0;
 		fill_sync(td, u, &td->files[td->next_file], !fsync);
-		td->next_file = (td->next_file + 1) % td->nfiles;
+		file_served(td);
 		return true;
 	}
 	/* do_io's own limit: a round ends once its bytes are issued. */
@@ -404,7 +425,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		struct fio_file *f = &td->files[td->next_file];
 
 		if (f->round_done) {
-			td->next_file = (td->next_file + 1) % td->nfiles;
+			next_file(td);
 			continue;
 		}
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
@@ -432,7 +453,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 					return false;
 			}
 			td->round_ios++;
-			td->next_file = (td->next_file + 1) % td->nfiles;
+			file_served(td);
 			if (d == FIO_DDIR_TRIM &&
 			    fio_rw_does(td->o->rw, FIO_DDIR_WRITE)) {
 				td->tw_write_due = true;
@@ -1504,6 +1525,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			fio_rand_init(&f->rand[d], o, d, f->nblocks, min_bs);
 		file_new_pass(td, f);
 	}
+	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
+		next_file(td);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < td->nfiles; i++)
 		total += td->files[i].io_size;

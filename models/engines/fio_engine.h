@@ -86,6 +86,7 @@ struct fio_thread {
 
 	struct fio_file *files;
 	unsigned nfiles, next_file;
+	unsigned file_served;	/* I/Os to next_file in a row so far */
 	struct fio_io_u *io_us;
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
