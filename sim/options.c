@@ -1425,6 +1425,22 @@ static bool zone_list(const struct fopt_ctx *ctx, const struct fio_option_def *o
 	return true;
 }
 
+/* none and mixed; both (each direction and their sum) is not modelled. */
+static bool opt_unified(struct fopt_ctx *ctx, const struct fio_option_def *o,
+			const char *text, GError **err)
+{
+	struct fopt_value v;
+	bool ok = true;
+
+	if (!value_parse(ctx, o, text, &v, err))
+		return false;
+	ctx->o->unified_rw_reporting = (enum fio_unified_rw)v.u[0];
+	if (ctx->o->unified_rw_reporting == FIO_UNIFIED_BOTH)
+		ok = refuse(ctx, o, err, "both: each direction and their sum");
+	value_free(&v);
+	return ok;
+}
+
 /* fio's str_fst_cb: random, roundrobin and sequential, with ":N" I/Os to
  * a file before the next is picked. */
 static bool opt_file_service_type(struct fopt_ctx *ctx,
@@ -3126,8 +3142,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "unified_rw_reporting", .type = FOPT_STR, .def = "none",
-		.choices = unified_choices, .support = FOPT_REFUSED,
-		.field = FIELD_INT, .off = OFF(unified_rw_reporting),
+		.choices = unified_choices, .support = FOPT_MODELLED,
+		.parse = opt_unified,
 		.help = "Report directions apart (none), together (mixed) or both",
 	},
 	{

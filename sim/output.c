@@ -22,6 +22,11 @@
 
 const char *const output_ddir_name[STATS_DDIR_NR] = { "read", "write", "trim" };
 
+const char *output_ddir_label(const struct job_stats *ts, int d)
+{
+	return ts->cfg.unified ? "mixed" : output_ddir_name[d];
+}
+
 void output_job_init(struct output_job *job)
 {
 	memset(job, 0, sizeof(*job));

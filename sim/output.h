@@ -55,6 +55,7 @@ struct output_job {
 	unsigned sig_figs;	/* significant_figures, default 4 */
 	bool unit_bits;		/* unit_base=1: bandwidth in bits */
 	bool group_reporting;
+	bool unified;		/* unified_rw_reporting=mixed: one "mixed" */
 
 	/* latency_target machinery; latency_depth is the iodepth reached. */
 	uint64_t latency_target, latency_window;

@@ -51,6 +51,9 @@ void output_cpu_percent(const struct job_stats *ts, double *usr, double *sys);
 void output_ctime(int64_t timestamp, char *buf, size_t len);
 
 extern const char *const output_ddir_name[STATS_DDIR_NR];
+/* The name of direction d in ts's output: "mixed" for the one direction
+ * of unified_rw_reporting=mixed. */
+const char *output_ddir_label(const struct job_stats *ts, int d);
 
 /* Formatting runs in the C numeric locale whatever the program set, so
  * decimal points are always '.'. */

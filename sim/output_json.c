@@ -98,7 +98,7 @@ static void ddir_json(struct json_object *job, const struct job_stats *ts,
 		ts->cfg.slat_percentiles, ts->cfg.clat_percentiles,
 		ts->cfg.lat_percentiles,
 	};
-	struct json_object *o = add_object(job, output_ddir_name[d]);
+	struct json_object *o = add_object(job, output_ddir_label(ts, d));
 	uint64_t run = ts->runtime_ms[d], bw_bytes = 0, min = 0, max = 0;
 	double iops = 0.0, mean = 0.0, dev = 0.0, share = 0.0;
 
@@ -252,7 +252,7 @@ static struct json_object *job_json(const struct output_run *run,
 	add_int(o, "eta", job->elapsed_s >= 3 ? 0 : G_MAXINT);
 	add_int(o, "elapsed", job->elapsed_s);
 	job_options_json(o, run, last);
-	for (int d = 0; d < STATS_DDIR_NR; d++)
+	for (int d = 0; d < (ts->cfg.unified ? 1 : STATS_DDIR_NR); d++)
 		ddir_json(o, ts, g, d, plus);
 
 	sync = add_object(o, "sync");

@@ -242,7 +242,7 @@ static void ddir_lines(GString *out, const struct output_entry *e,
 			      (int)job->sig_figs, false, "");
 	g_string_append_printf(out,
 		"  %s: IOPS=%s, BW=%s (%s)(%s/%" G_GUINT64_FORMAT "msec)%s\n",
-		output_ddir_name[d], iops, bwp, bwalt, io, run,
+		output_ddir_label(ts, d), iops, bwp, bwalt, io, run,
 		d == STATS_WRITE ? "; 0 zone resets" : "");
 	g_free(io);
 	g_free(bwp);
@@ -402,6 +402,7 @@ static void group_lines(GString *out, unsigned id, const struct stats_group *g,
 
 	g_string_append_printf(out, "\nRun status group %u (all jobs):\n", id);
 	for (int d = 0; d < STATS_DDIR_NR; d++) {
+		const char *name = job->unified ? "  MIXED" : head[d];
 		char *s[8];
 
 		if (!g->max_run[d])
@@ -417,7 +418,7 @@ static void group_lines(GString *out, unsigned id, const struct stats_group *g,
 		g_string_append_printf(out,
 			"%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%"
 			G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT "msec\n",
-			head[d], s[0], s[1], s[2], s[3], s[4], s[5], s[6],
+			name, s[0], s[1], s[2], s[3], s[4], s[5], s[6],
 			s[7], g->min_run[d], g->max_run[d]);
 		for (int k = 0; k < 8; k++)
 			g_free(s[k]);

@@ -113,7 +113,7 @@ static void entry_line(GString *out, const struct output_run *run,
 		g_string_append_printf(out, "%u;%s;%s;%u;%d", version,
 				       run->version, job->name, job->groupid,
 				       e->error);
-	for (int d = 0; d < STATS_DDIR_NR; d++)
+	for (int d = 0; d < (ts->cfg.unified ? 1 : STATS_DDIR_NR); d++)
 		if (d != STATS_TRIM || trim)
 			ddir_fields(out, ts, g, d, version);
 

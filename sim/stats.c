@@ -222,6 +222,8 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 
 	if (now < js->start)
 		return;
+	if (c->unified)
+		ddir = STATS_READ;
 	windows_advance(js, now);
 	js->io_bytes[ddir] += bytes;
 	js->total_ios[ddir]++;
@@ -247,7 +249,7 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now)
 {
 	if (now >= js->start)
-		js->total_ios[ddir]++;
+		js->total_ios[js->cfg.unified ? STATS_READ : ddir]++;
 }
 
 void stats_add_sync(struct job_stats *js, sim_time now, uint64_t lat_ns,

@@ -50,6 +50,9 @@ struct stats_moments {
 /* What a job records, from its fio options; stats_config_init() = fio's
  * defaults. */
 struct stats_config {
+	/* unified_rw_reporting=mixed: every direction is counted as one
+	 * (fio's, in the read slot). */
+	bool unified;
 	bool disable_lat;
 	bool disable_clat;
 	/* Also set for engines without a submission phase (psync, sync):

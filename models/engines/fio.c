@@ -1654,6 +1654,7 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	td->stats_cfg.disable_slat = o->disable_slat || td->eng->sync;
 	td->stats_cfg.disable_bw = o->disable_bw;
 	td->stats_cfg.clat_percentiles = o->clat_percentiles;
+	td->stats_cfg.unified = o->unified_rw_reporting == FIO_UNIFIED_MIXED;
 	td->stats_cfg.lat_percentiles = o->lat_percentiles;
 	td->stats_cfg.slat_percentiles = o->slat_percentiles;
 	if (o->percentile_nr) {
@@ -1750,6 +1751,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->kb_base = o->kb_base;
 	oj->unit_bits = o->unit_base == 1;
 	oj->group_reporting = o->group_reporting;
+	oj->unified = o->unified_rw_reporting == FIO_UNIFIED_MIXED;
 	oj->latency_depth = o->iodepth;
 	oj->stats = st;
 }
