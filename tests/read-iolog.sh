@@ -25,7 +25,7 @@ ioengine=libaio iodepth=8|1=12.5%, 2=25.0%, 4=62.5%, 8=12.5%|total=4,4,0,1 short
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 16))
+plan $((2 * ncases + 17))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sed "s#example.img#$dir/example.img#" \
@@ -111,6 +111,9 @@ check "a device the simulated system lacks" \
 check "buffered writes of part of a block (the v2 example's 512 bytes)" \
 	refused_job read_iolog "buffered writes of part of a 4096-byte block" \
 	'[r]' "read_iolog=$top_srcdir/traces/examples/fio-v2.iolog"
+check "a trace with syncs on an IOPOLL ring (hipri)" \
+	refused_job read_iolog "an IOPOLL ring (hipri) takes reads and writes only" \
+	'[r]' ioengine=io_uring hipri=1 direct=1 "read_iolog=$dir/v3.iolog"
 check "replay_skip with an unknown kind" \
 	refused_job replay_skip "unknown kind 'bogus'" \
 	'[r]' "read_iolog=$dir/v3.iolog" "replay_skip=bogus"

@@ -1381,6 +1381,14 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 		g_prefix_error(err, "%s:%d: option 'read_iolog': ", ofile, oline);
 		return false;
 	}
+	if (fio_replay_syncs(td->replay) && td->eng == &fio_io_uring_engine &&
+	    o->eng.hipri) {
+		storsim_unsupported_error(err, ofile, oline, "read_iolog",
+			"the trace has %" G_GUINT64_FORMAT " syncs, and an IOPOLL "
+			"ring (hipri) takes reads and writes only; the kernel "
+			"refuses fsync on it", fio_replay_syncs(td->replay));
+		return false;
+	}
 	td->nfiles = fio_replay_nfiles(td->replay);
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {

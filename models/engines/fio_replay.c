@@ -32,6 +32,7 @@ struct fio_replay {
 	GArray *dense;		/* uint32 per trace file: index in names + 1 */
 	GPtrArray *names;	/* files in order of first use */
 	GArray *extents;	/* struct extent per file */
+	uint64_t syncs;		/* sync, datasync and flush records */
 };
 
 struct extent {
@@ -114,6 +115,9 @@ struct fio_replay *fio_replay_open(const struct job_options *o, GError **err)
 			e->end = MAX(e->end, rec.offset + rec.length);
 		if (rec.op == TRACE_OP_WRITE)
 			e->write_bits |= rec.offset | rec.length;
+		if (rec.op == TRACE_OP_SYNC || rec.op == TRACE_OP_DATASYNC ||
+		    rec.op == TRACE_OP_FLUSH)
+			r->syncs++;
 	}
 	if (got < 0)
 		goto fail;
@@ -146,6 +150,11 @@ const char *fio_replay_file_name(const struct fio_replay *r, unsigned i)
 uint64_t fio_replay_file_end(const struct fio_replay *r, unsigned i)
 {
 	return g_array_index(r->extents, struct extent, i).end;
+}
+
+uint64_t fio_replay_syncs(const struct fio_replay *r)
+{
+	return r->syncs;
 }
 
 uint64_t fio_replay_file_write_bits(const struct fio_replay *r, unsigned i)

@@ -28,6 +28,8 @@ unsigned fio_replay_nfiles(const struct fio_replay *r);
 const char *fio_replay_file_name(const struct fio_replay *r, unsigned i);
 uint64_t fio_replay_file_end(const struct fio_replay *r, unsigned i);
 uint64_t fio_replay_file_write_bits(const struct fio_replay *r, unsigned i);
+/* Its sync, datasync and flush records. */
+uint64_t fio_replay_syncs(const struct fio_replay *r);
 
 /*
  * The next record, replay options applied and rec->file an index of the
