@@ -2874,7 +2874,7 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "exitall", .type = FOPT_STR_SET,
-		.support = FOPT_REFUSED, .field = FIELD_BOOL,
+		.support = FOPT_MODELLED, .field = FIELD_BOOL,
 		.off = OFF(exitall),
 		.help = "When this job ends, end the others",
 	},

@@ -284,7 +284,8 @@ static bool thread_done_issuing(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
 
-	if (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline)
+	if (td->terminate ||
+	    (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline))
 		return true;
 	/* fio's exceeds_number_ios: reads, writes and trims done, plus
 	 * every I/O in flight, syncs included; number_ios is per loop.
@@ -717,6 +718,14 @@ static void thread_finish(struct fio_thread *td)
 	if (td->logs)
 		fio_logs_finish(td->logs, td->end_time);
 	td->finished = true;
+	/* exitall (exit_what=group): the other running jobs of the group
+	 * stop issuing, reap and end, as fio_terminate_threads has them. */
+	for (unsigned i = 0; td->o->exitall && i < r->threads->len; i++) {
+		struct fio_thread *w = r->threads->pdata[i];
+		if (w->started && !w->finished &&
+		    w->job->groupid == td->job->groupid)
+			w->terminate = true;
+	}
 	engine_cleanup(td);
 	task_exit(td->task);
 	for (unsigned i = 0; i < r->threads->len; i++) {

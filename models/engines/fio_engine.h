@@ -149,6 +149,7 @@ struct fio_thread {
 	sim_time pause_spin, pause_sleep, pause_end;
 	sim_time sleep_granularity;	/* fio's ns_granularity */
 	bool exhausted, started, finished, stats_on;
+	bool terminate;		/* another job's exitall ended this one */
 	int error;
 	bool power_cut;		/* error is the power loss, not the job's own */
 

@@ -799,7 +799,7 @@ static void test_modelled_set(void)
 		"disable_lat", "disable_clat", "disable_slat", "disable_bw_measurement",
 		"gtod_reduce", "write_iolog", "read_iolog", "replay_no_stall",
 		"replay_time_scale", "replay_redirect", "replay_align", "replay_scale",
-		"replay_skip", "file_service_type", "unified_rw_reporting",
+		"replay_skip", "file_service_type", "unified_rw_reporting", "exitall",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec",
 		"log_offset", "bwavgtime", "iopsavgtime",
 		"hipri", "fixedbufs", "registerfiles", "sqthread_poll",
