@@ -47,6 +47,7 @@ OPTIONAL = [
     ("invalidate", ["1", "0"]), ("sync", ["1", "dsync"]),
     ("offset", ["1m", "64k", "10%"]), ("ramp_time", ["1ms"]),
     ("rwmixread", ["30"]), ("unified_rw_reporting", ["mixed"]),
+    ("exitall", [None]),
     ("random_distribution", ["zipf:1.2", "pareto:0.3", "normal:0:0.2",
                              "zoned:50/10:50/90"]),
     ("thinktime_blocks_type", ["issue"]),
