@@ -1893,9 +1893,9 @@ static const struct fio_choice cpus_policy_choices[] = {
 };
 
 static const struct fio_choice exit_what_choices[] = {
-	{ "group", 0, NULL },
-	{ "stonewall", 1, NULL },
-	{ "all", 2, NULL },
+	{ "group", FIO_EXIT_GROUP, NULL },
+	{ "stonewall", FIO_EXIT_STONEWALL, NULL },
+	{ "all", FIO_EXIT_ALL, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -2880,12 +2880,14 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "exit_what", .type = FOPT_STR, .def = "group",
-		.choices = exit_what_choices, .support = FOPT_REFUSED,
+		.choices = exit_what_choices, .support = FOPT_MODELLED,
+		.field = FIELD_INT, .off = OFF(exit_what),
 		.help = "Which jobs exitall ends: group, stonewall or all",
 	},
 	{
 		.name = "exitall_on_error", .type = FOPT_STR_SET,
-		.support = FOPT_REFUSED,
+		.support = FOPT_MODELLED, .field = FIELD_BOOL,
+		.off = OFF(exitall_on_error),
 		.help = "When this job fails, end the others",
 	},
 	{

@@ -60,6 +60,8 @@ bool fio_rw_random(enum fio_rw rw);
 const char *fio_rw_name(enum fio_rw rw);
 
 enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
+/* exit_what: which jobs exitall ends */
+enum fio_exit_what { FIO_EXIT_GROUP, FIO_EXIT_STONEWALL, FIO_EXIT_ALL };
 /* file_service_type: the values of fio's FIO_FSERVICE_* it models */
 enum fio_file_service {
 	FIO_FSERVICE_RANDOM = 0,
@@ -221,6 +223,8 @@ struct job_options {
 	bool new_group;
 	bool group_reporting;
 	bool exitall;
+	enum fio_exit_what exit_what;
+	bool exitall_on_error;
 
 	bool norandommap;
 	uint64_t randseed;

@@ -1,23 +1,27 @@
 #!/bin/sh
-# Description: exitall (exit_what=group, fio's default): when a job with
-# exitall ends, the other running jobs of its group stop issuing, reap and
-# end; a later group (stonewall) runs in full. Job a runs 200 ms with
-# exitall, b 1 s beside it, c 300 ms after them; fio 3.33 ends b with a
-# (both 201 ms on this machine) and runs c 301 ms. Checked on job_runtime
-# in the JSON, against the installed fio when it is 3.33.
+# Description: exitall: when a job with exitall ends, the other running
+# jobs of its group (exit_what=group, fio's default) or of every group
+# (stonewall) stop issuing, reap and end, and a later group runs in full;
+# with exit_what=all the later group does not run (fio lists it with no
+# I/O). Job a runs 200 ms with exitall, b 1 s beside it, c 300 ms after
+# them (stonewall). Checked on job_runtime in the JSON, against the
+# installed fio when it is 3.33. exitall_on_error ends the others when a
+# job fails.
 . "$top_srcdir/tests/tap.sh"
 
 fio=$(fio333)
-plan 4
+plan 8
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# runtimes TOOL [EXITALL]: job_runtime of a, b and c, in ms
+# runtimes TOOL [OPTIONS]: job_runtime of a, b and c, in ms; OPTIONS
+# (split at blanks) go to a
 runtimes() {
 	tool=$1
+	# shellcheck disable=SC2086
 	set -- --output-format=json \
 		--name=a --filename="$dir/fa" --size=1m --rw=read --time_based \
-		--runtime=200ms ${2:+"$2"} \
+		--runtime=200ms $2 \
 		--name=b --filename="$dir/fb" --size=1m --rw=read --time_based \
 		--runtime=1s \
 		--name=c --stonewall --filename="$dir/fc" --size=1m --rw=read \
@@ -46,7 +50,27 @@ if [ -n "$fio" ]; then
 else
 	ok "fio # SKIP fio 3.33 is not installed"
 fi
-check "exitall_on_error is still refused at its line" \
-	refused_job exitall_on_error "" '[a]' "filename=$dir/x" size=64k \
-	exitall_on_error=1
+for what in stonewall all; do
+	want="200 200 300"
+	[ "$what" = all ] && want="200 200 0"
+	got=$(runtimes storsim "--exitall --exit_what=$what")
+	check "storsim, exit_what=$what: $want ($got)" test "$got" = "$want"
+	if [ -n "$fio" ]; then
+		# shellcheck disable=SC2046
+		set -- $(runtimes fio "--exitall --exit_what=$what")
+		check "fio 3.33, exit_what=$what: b within 5 ms of a, c as storsim's ($*)" \
+			test "$#" = 3 -a "$(( $2 - $1 ))" -le 5 -a "$(( $1 - $2 ))" -le 5 \
+			-a "$3" -ge "${want##* }" -a "$3" -le "$(( ${want##* } + 5 ))"
+	else
+		ok "fio # SKIP fio 3.33 is not installed"
+	fi
+done
+got=$("$STORSIM" run --no-cpu-profile --output-format=json \
+	--name=a --filename="$dir/ta" --size=1m --rw=trim --exitall_on_error \
+	--name=b --filename="$dir/tb" --size=1m --rw=read --time_based \
+	--runtime=1s 2>/dev/null | python3 -c '
+import json, sys
+print(" ".join(str(j["job_runtime"]) for j in json.load(sys.stdin)["jobs"]))')
+check "exitall_on_error: a's trim of a file fails, b ends at once ($got ms)" \
+	test "${got#* }" -lt 10
 finish

@@ -703,6 +703,31 @@ static void engine_cleanup(struct fio_thread *td)
 	td->eng_data = NULL;
 }
 
+/*
+ * exitall, as fio_terminate_threads: the other running jobs of the group
+ * (exit_what=group), every running job (stonewall: the next group still
+ * runs) or every job, started or not (all, and exitall_on_error after a
+ * failure) stop issuing, reap and end.
+ */
+static void terminate_others(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	struct fio_run *r = td->run;
+	bool all = (o->exitall && o->exit_what == FIO_EXIT_ALL) ||
+		   (o->exitall_on_error && td->error);
+
+	if (!o->exitall && !all)
+		return;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *w = r->threads->pdata[i];
+		if (w == td || w->finished)
+			continue;
+		if (all || (w->started && (o->exit_what == FIO_EXIT_STONEWALL ||
+					   w->job->groupid == td->job->groupid)))
+			w->terminate = true;
+	}
+}
+
 static void thread_finish(struct fio_thread *td)
 {
 	struct fio_run *r = td->run;
@@ -718,14 +743,7 @@ static void thread_finish(struct fio_thread *td)
 	if (td->logs)
 		fio_logs_finish(td->logs, td->end_time);
 	td->finished = true;
-	/* exitall (exit_what=group): the other running jobs of the group
-	 * stop issuing, reap and end, as fio_terminate_threads has them. */
-	for (unsigned i = 0; td->o->exitall && i < r->threads->len; i++) {
-		struct fio_thread *w = r->threads->pdata[i];
-		if (w->started && !w->finished &&
-		    w->job->groupid == td->job->groupid)
-			w->terminate = true;
-	}
+	terminate_others(td);
 	engine_cleanup(td);
 	task_exit(td->task);
 	for (unsigned i = 0; i < r->threads->len; i++) {
