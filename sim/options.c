@@ -1729,6 +1729,36 @@ static bool opt_size_or_pct(struct fopt_ctx *ctx, const struct fio_option_def *o
 	return true;
 }
 
+/* zonemode: none and strided; zbd (zoned block devices) is not modelled. */
+static bool opt_zonemode(struct fopt_ctx *ctx, const struct fio_option_def *o,
+			 const char *text, GError **err)
+{
+	struct fopt_value v;
+	bool ok = true;
+
+	if (!value_parse(ctx, o, text, &v, err))
+		return false;
+	if (v.u[0] == 2)
+		ok = refuse(ctx, o, err, "zoned block devices (zbd)");
+	ctx->o->zone_strided = v.u[0] == 1;
+	value_free(&v);
+	return ok;
+}
+
+/* zoneskip: bytes; a percentage or a zone count is not modelled. */
+static bool opt_zoneskip(struct fopt_ctx *ctx, const struct fio_option_def *o,
+			 const char *text, GError **err)
+{
+	struct fopt_value v;
+
+	if (!value_parse(ctx, o, text, &v, err))
+		return false;
+	if (v.zone || v.pct)
+		return refuse(ctx, o, err, "a zone skip in percent or zones");
+	ctx->o->zone_skip = v.u[0];
+	return true;
+}
+
 static bool opt_percentile_list(struct fopt_ctx *ctx, const struct fio_option_def *o,
 				const char *text, GError **err)
 {
@@ -2586,12 +2616,14 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "zonemode", .type = FOPT_STR, .def = "none",
-		.choices = zonemode_choices, .support = FOPT_REFUSED,
+		.choices = zonemode_choices, .support = FOPT_MODELLED,
+		.parse = opt_zonemode,
 		.help = "How zonesize, zonerange and zoneskip apply",
 	},
 	{
 		.name = "zonesize", .type = FOPT_STR_VAL, .def = "0",
-		.support = FOPT_REFUSED, .help = "Bytes done per zone",
+		.support = FOPT_MODELLED, .field = FIELD_U64,
+		.off = OFF(zone_size), .help = "Bytes done per zone",
 	},
 	{
 		.name = "zonecapacity", .type = FOPT_STR_VAL, .def = "0",
@@ -2599,11 +2631,12 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "zonerange", .type = FOPT_STR_VAL, .def = "0",
-		.support = FOPT_REFUSED, .help = "Size of a zone of the region",
+		.support = FOPT_MODELLED, .field = FIELD_U64,
+		.off = OFF(zone_range), .help = "Size of a zone of the region",
 	},
 	{
 		.name = "zoneskip", .type = FOPT_STR_VAL_ZONE, .def = "0",
-		.support = FOPT_REFUSED,
+		.support = FOPT_MODELLED, .parse = opt_zoneskip,
 		.help = "Bytes skipped after each zone",
 	},
 	{

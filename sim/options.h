@@ -222,6 +222,10 @@ struct job_options {
 	bool stonewall;
 	bool new_group;
 	bool group_reporting;
+	/* zonemode=strided: zone_size bytes in each zone_range, then a skip
+	 * of zone_skip (fio's setup_strided_zone_mode) */
+	bool zone_strided;
+	uint64_t zone_size, zone_range, zone_skip;
 	bool exitall;
 	enum fio_exit_what exit_what;
 	bool exitall_on_error;

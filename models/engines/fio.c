@@ -185,7 +185,7 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
-	uint64_t align = f->io_size / f->nblocks;
+	uint64_t align = f->rand_span / f->nblocks;
 
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		/* Drawn from the distribution; fio keeps no random map for
@@ -196,8 +196,8 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
 		/* Any multiple of blockalign that leaves room for the smallest
 		 * block (fio's last_block). */
-		uint64_t room = f->io_size - (o->min_bs[d] > o->ba[d] ?
-					      o->min_bs[d] - o->ba[d] : 0);
+		uint64_t room = f->rand_span - (o->min_bs[d] > o->ba[d] ?
+						o->min_bs[d] - o->ba[d] : 0);
 		align = o->ba[d];
 		*rel = sim_rng_below(&td->comp.rng, MAX(room / align, 1)) * align;
 	} else {
@@ -205,9 +205,41 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			return false;
 		*rel = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks * align;
 	}
-	if (*rel + bs > f->io_size)
-		*rel = (f->io_size - bs) / align * align;
+	if (*rel + bs > f->rand_span)
+		*rel = (f->rand_span - bs) / align * align;
 	return true;
+}
+
+/* The file's size (the null engine's: the end of the job's region). */
+static uint64_t file_size(const struct fio_file *f)
+{
+	return f->f ? f->f->size : f->zone_origin + f->io_size;
+}
+
+/*
+ * zonemode=strided (fio's setup_strided_zone_mode), before each read or
+ * write: after zonesize bytes the region moves zonerange + zoneskip on,
+ * back to its start past the end of the file; within a zone the offsets
+ * go round zonerange bytes, and the random order starts over each time.
+ */
+static void zone_step(struct fio_thread *td, struct fio_file *f)
+{
+	const struct job_options *o = td->o;
+
+	if (td->zone_bytes >= o->zone_size) {
+		td->zone_bytes = 0;
+		f->region_start += td->zone_range + o->zone_skip;
+		if (f->region_start >= file_size(f))
+			f->region_start = f->zone_origin;
+		f->pos = 0;
+	}
+	if (f->pos >= td->zone_range)
+		f->pos = 0;
+	if (td->zone_bytes % td->zone_range == 0) {
+		if (fio_rw_random(o->rw))
+			file_new_pass(td, f);
+		f->pos = 0;
+	}
 }
 
 /*
@@ -222,7 +254,7 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
 		     uint64_t bs, uint64_t *rel)
 {
-	uint64_t real = f->f ? f->f->size : f->region_start + f->io_size;
+	uint64_t real = file_size(f);
 	uint64_t pos = f->pos;
 
 	if (f->region_start + pos >= real)
@@ -232,7 +264,10 @@ static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
 		if (pos >= real)	/* fio compares the relative offset */
 			pos = f->region_start;
 	}
-	if (pos + bs > f->io_size || f->region_start + pos >= real)
+	/* io_u_fits: within the job's region, wherever a zone has moved
+	 * region_start */
+	if (f->region_start + pos + bs > f->zone_origin + f->io_size ||
+	    f->region_start + pos >= real)
 		return false;
 	*rel = pos;
 	return true;
@@ -439,6 +474,8 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			f = td->tw_file;
 			off = td->tw_offset;
 		} else {
+			if (td->zone_range)
+				zone_step(td, f);
 			if (!pick_offset(td, f, d, bs, &off)) {
 				/* get_next_rand_block, get_next_seq_offset: a
 				 * time_based job starts a random file, or its
@@ -454,6 +491,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 					return false;
 			}
 			td->round_ios++;
+			td->zone_bytes += bs;
 			file_served(td);
 			if (d == FIO_DDIR_TRIM &&
 			    fio_rw_does(td->o->rw, FIO_DDIR_WRITE)) {
@@ -1297,6 +1335,18 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (sync_opt && eng == &fio_io_uring_engine && o->eng.hipri)
 		return refuse(job, sync_opt, err, "an IOPOLL ring (hipri) takes "
 			      "reads and writes only; the kernel refuses fsync on it");
+	if (o->zone_strided != !!o->zone_size) {
+		const char *file = job->file;
+		int line = job->line;
+		const char *opt = o->zone_strided ? "zonemode" : "zonesize";
+		jobopt_location(job, opt, &file, &line);
+		storsim_input_error(err, file, line, opt, o->zone_strided ?
+				    "zonemode=strided needs zonesize" :
+				    "zonesize needs zonemode=strided (fio: "
+				    "\"--zonemode=none and --zonesize are not "
+				    "compatible\")");
+		return false;
+	}
 	if (o->write_iolog && !o->read_iolog && o->numjobs > 1)
 		return refuse(job, "write_iolog", err,
 			      "every clone of the job (numjobs) would write the "
@@ -1497,6 +1547,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		if (fio_rw_does(o->rw, d))
 			min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
+	/* fio keeps one zone state per job but applies it to whichever
+	 * file is next: with several files its order follows no rule worth
+	 * modelling. */
+	if (o->zone_strided && names->len > 1)
+		return refuse(job, "zonemode", err,
+			      "strided zones over more than one file");
 	td->nfiles = names->len;
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {
@@ -1554,7 +1610,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		/* pre_read_files: fio reads each file's region first. */
 		if (o->pre_read && f->f && f->f->ops->preload)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
+		f->zone_origin = f->region_start;
+		f->rand_span = f->io_size;
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
+		if (o->zone_strided) {
+			td->zone_range = o->zone_range ? o->zone_range : o->zone_size;
+			f->rand_span = MIN(td->zone_range, f->io_size);
+			f->nblocks = MAX(f->rand_span / min_bs, 1u);
+		}
 		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&
 				d < FIO_DDIR_COUNT; d++)
 			fio_rand_init(&f->rand[d], o, d, f->nblocks, min_bs);

@@ -33,6 +33,8 @@ struct fio_file {
 	uint64_t pos;		/* sequential position in the region */
 	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
 	uint64_t last_start;	/* offset of the last I/O, in the region */
+	uint64_t zone_origin;	/* region_start before any strided zone */
+	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
 };
 
@@ -87,6 +89,8 @@ struct fio_thread {
 	struct fio_file *files;
 	unsigned nfiles, next_file;
 	unsigned file_served;	/* I/Os to next_file in a row so far */
+	uint64_t zone_range;	/* zonemode=strided: bytes of a zone; 0 off */
+	uint64_t zone_bytes;	/* done in this zone */
 	struct fio_io_u *io_us;
 	struct fio_io_u *free_io_us;
 	unsigned inflight;	/* queued, committed or in the kernel */
