@@ -144,6 +144,10 @@ def command(storsim, r, cwd="."):
             if r.random() < 0.08:
                 v = r.choice(values)
                 args.append("--" + opt if v is None else "--%s=%s" % (opt, v))
+        if r.random() < 0.08:
+            args += ["--zonemode=strided", "--zonesize=" + r.choice(["4k", "64k"])]
+            args += ["--zone%s=%s" % (o, r.choice(["32k", "1m"]))
+                     for o in ("range", "skip") if r.random() < 0.5]
     return args
 
 
