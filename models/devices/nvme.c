@@ -396,6 +396,13 @@ static uint64_t fs_per_byte_ns_kib(double ns_per_kib)
 
 static sim_time bytes_time(uint64_t bytes, uint64_t fs_per_byte)
 {
+	uint64_t fs;
+
+	/* The 128-bit division is a library call: once per command, only
+	 * when the product does not fit. */
+	if (__builtin_expect(!__builtin_mul_overflow(bytes, fs_per_byte, &fs) &&
+			     fs <= UINT64_MAX - 500000, 1))
+		return (fs + 500000) / 1000000;
 	return (sim_time)(((unsigned __int128)bytes * fs_per_byte + 500000) /
 			  1000000);
 }
@@ -870,7 +877,12 @@ static sim_time jitter(struct nvme_dev *d, sim_time t)
 {
 	if (!d->jitter || t == 0)
 		return t;
-	return (sim_time)llround((double)t * sim_dist_table_draw(d->jitter, &d->c.rng));
+	double v = (double)t * sim_dist_table_draw(d->jitter, &d->c.rng);
+	/* llround for v >= 0, without the library call: the fraction of a
+	 * double below 2^63 is exact. */
+	sim_time whole = (sim_time)v;
+
+	return whole + (v - (double)whole >= 0.5);
 }
 
 static void media_start(struct nvme_dev *d, struct dev_cmd *cmd)

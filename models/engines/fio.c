@@ -347,6 +347,29 @@ static bool sync_due(const struct fio_thread *td)
 	       (o->fdatasync_blocks && n % o->fdatasync_blocks == 0);
 }
 
+/*
+ * Set u up for an I/O of len bytes at off in f. The kiocb is left as it
+ * is: the engines that use it set it whole, and zeroing it for every I/O
+ * showed in the profile.
+ */
+static void io_u_init(struct fio_thread *td, struct fio_io_u *u,
+		      struct fio_file *f, enum fio_ddir d, uint64_t off,
+		      uint64_t len)
+{
+	u->td = td;
+	u->ddir = d;
+	u->sync_op = false;
+	u->datasync = false;
+	u->file = f;
+	u->offset = off;
+	u->len = (uint32_t)len;
+	u->nr_segs = (uint32_t)((off % td->page_size + len + td->page_size - 1) /
+				td->page_size);
+	u->start_time = 0;
+	u->issue_time = 0;
+	u->next = NULL;
+}
+
 static void fill_sync(struct fio_thread *td, struct fio_io_u *u,
 		      struct fio_file *f, bool datasync)
 {
@@ -500,13 +523,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				td->tw_offset = off;
 			}
 		}
-		unsigned idx = u->idx;
-		*u = (struct fio_io_u){
-			.td = td, .idx = idx, .ddir = d, .file = f, .offset = off,
-			.len = (uint32_t)bs,
-		};
-		u->nr_segs = (uint32_t)((off % td->page_size + bs + td->page_size - 1) /
-					td->page_size);
+		io_u_init(td, u, f, d, off, bs);
 		return true;
 	}
 }
@@ -578,15 +595,9 @@ static enum replay_step replay_fill(struct fio_thread *td, struct fio_io_u *u)
 		fill_sync(td, u, f, rec->op == TRACE_OP_DATASYNC);
 		return REPLAY_IO;
 	}
-	unsigned idx = u->idx;
-	*u = (struct fio_io_u){
-		.td = td, .idx = idx, .file = f, .offset = rec->offset,
-		.len = (uint32_t)rec->length,
-		.ddir = rec->op == TRACE_OP_READ ? FIO_DDIR_READ :
-			rec->op == TRACE_OP_WRITE ? FIO_DDIR_WRITE : FIO_DDIR_TRIM,
-	};
-	u->nr_segs = (uint32_t)((rec->offset % td->page_size + rec->length +
-				 td->page_size - 1) / td->page_size);
+	io_u_init(td, u, f, rec->op == TRACE_OP_READ ? FIO_DDIR_READ :
+		  rec->op == TRACE_OP_WRITE ? FIO_DDIR_WRITE : FIO_DDIR_TRIM,
+		  rec->offset, rec->length);
 	return REPLAY_IO;
 }
 
