@@ -1824,10 +1824,10 @@ static const struct fio_choice fallocate_choices[] = {
 };
 
 static const struct fio_choice fadvise_hint_choices[] = {
-	{ "0", 0, NULL },
-	{ "1", 1, NULL },
-	{ "random", 2, NULL },
-	{ "sequential", 3, NULL },
+	{ "0", FIO_FADV_NONE, NULL },
+	{ "1", FIO_FADV_TYPE, NULL },
+	{ "random", FIO_FADV_RANDOM, NULL },
+	{ "sequential", FIO_FADV_SEQUENTIAL, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -2324,7 +2324,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "fadvise_hint", .type = FOPT_STR, .def = "1",
-		.choices = fadvise_hint_choices, .support = FOPT_REFUSED,
+		.choices = fadvise_hint_choices, .support = FOPT_MODELLED,
+		.field = FIELD_INT, .off = OFF(fadvise_hint),
 		.help = "posix_fadvise() hint of the access pattern",
 	},
 	{

@@ -76,6 +76,13 @@ enum fio_fallocate {
 	FIO_FALLOC_KEEP,
 	FIO_FALLOC_TRUNCATE,
 };
+/* fadvise_hint: fio's F_ADV_* */
+enum fio_fadvise {
+	FIO_FADV_NONE,		/* "0": no posix_fadvise */
+	FIO_FADV_TYPE,		/* "1": RANDOM or SEQUENTIAL by the job's rw */
+	FIO_FADV_RANDOM,
+	FIO_FADV_SEQUENTIAL,
+};
 enum fio_rand_dist {
 	FIO_RAND_UNIFORM,	/* "random" */
 	FIO_RAND_ZIPF,
@@ -208,6 +215,7 @@ struct job_options {
 	bool overwrite;
 	bool pre_read;
 	enum fio_fallocate fallocate;
+	enum fio_fadvise fadvise_hint;
 	bool create_on_open;
 	bool invalidate;
 

@@ -34,3 +34,21 @@ refused_job() {
 	*) diag "exit $rc: $out"; false ;;
 	esac
 }
+
+# tmp_with_loop: a temporary directory in $tmp, removed at exit, with the
+# loop device loop_attach may put in $loop (tests that compare with Linux
+# itself).
+tmp_with_loop() {
+	tmp=$(mktemp -d)
+	loop=
+	trap '[ -n "$loop" ] && losetup -d "$loop"; rm -rf "$tmp"' EXIT
+}
+# loop_attach SIZE: a loop device over a new SIZE file in $tmp, in $loop;
+# fails, with $loop empty, unless root can set one up.
+loop_attach() {
+	[ "$(id -u)" = 0 ] && truncate -s "$1" "$tmp/loop.img" &&
+		loop=$(losetup -f --show "$tmp/loop.img" 2>/dev/null) || {
+		loop=
+		return 1
+	}
+}

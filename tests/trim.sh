@@ -12,13 +12,7 @@
 . "$top_srcdir/tests/tap.sh"
 
 plan 16
-tmp=$(mktemp -d)
-loop=
-cleanup() {
-	[ -n "$loop" ] && losetup -d "$loop"
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+tmp_with_loop
 
 # json ARGS...: print the figures of a run (storsim JSON) named by the
 # python expressions that follow "--"
@@ -106,13 +100,10 @@ lines() {
 		-e 's/^ *\(slat\) (.*/\1/p'
 }
 fio=$(fio333)
-if [ -n "$fio" ] &&
-	truncate -s 64m "$tmp/disk" &&
-	loop=$(losetup -f --show "$tmp/disk" 2>/dev/null); then
+if [ -n "$fio" ] && loop_attach 64m; then
 	live=yes
 else
 	live=no
-	loop=
 fi
 while read -r eng rw <&3; do
 	set -- --name=t --size=4m --bs=4k --rw="$rw" --ioengine="$eng" --iodepth=8 \

@@ -1234,6 +1234,26 @@ static void do_io(struct fio_thread *td)
 	thread_finish(td);
 }
 
+/* td_io_open_file: the access pattern fio tells the kernel (fadvise_hint;
+ * "1", the default, by whether the job is random). */
+static void fadvise_hint(const struct fio_thread *td, struct sfile *f)
+{
+	switch (td->o->fadvise_hint) {
+	case FIO_FADV_NONE:
+		break;
+	case FIO_FADV_TYPE:
+		f->ra_advice = fio_rw_random(td->o->rw) ? FADV_RANDOM :
+							  FADV_SEQUENTIAL;
+		break;
+	case FIO_FADV_RANDOM:
+		f->ra_advice = FADV_RANDOM;
+		break;
+	case FIO_FADV_SEQUENTIAL:
+		f->ra_advice = FADV_SEQUENTIAL;
+		break;
+	}
+}
+
 static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 		      uint64_t arg)
 {
@@ -1241,6 +1261,9 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 
 	if (type == TD_BEGIN) {
 		td->iolog_t0 = sim_now(td->comp.sim);
+		for (unsigned i = 0; i < td->nfiles; i++)
+			if (td->files[i].f)
+				fadvise_hint(td, td->files[i].f);
 		/* file_invalidate_cache: fio drops the files' cached pages
 		 * as the job starts. */
 		for (unsigned i = 0; td->o->invalidate && i < td->nfiles; i++) {

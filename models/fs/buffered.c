@@ -7,7 +7,8 @@
  * IOCB_WAITQ arm a wake-up on the folio and return -EIOCBQUEUED, the async
  * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra: a
  * random read is read as is; a sequential stream's window doubles up to
- * ra_pages) and fs/iomap/buffered-io.c (iomap_file_buffered_write: copy
+ * ra_pages; mm/fadvise.c's RANDOM and SEQUENTIAL advice) and
+ * fs/iomap/buffered-io.c (iomap_file_buffered_write: copy
  * into the folio and dirty it, then balance_dirty_pages). Writeback and
  * fsync are models/fs/writeback.c.
  *
@@ -153,18 +154,22 @@ static void read_folio_missing(struct xctx *x, struct inode *ino,
 }
 
 /* page_cache_sync_ra for a miss at index: a random read is read as is; a
- * read that continues the last one grows the window. */
-static void readahead(struct xctx *x, struct inode *ino, uint64_t index,
-		      uint64_t want)
+ * read that continues the last one grows the window, up to twice the
+ * device's after POSIX_FADV_SEQUENTIAL; after POSIX_FADV_RANDOM only what
+ * is asked is read (force_page_cache_ra). */
+static void readahead(struct xctx *x, const struct sfile *file,
+		      struct inode *ino, uint64_t index, uint64_t want)
 {
 	struct mapping *m = ino->map;
 	uint64_t max = (uint64_t)pagecache_params(m->pc)->read_ahead_kb * 1024 /
 		       m->folio_size;
 	uint64_t n = want;
 
+	if (file->ra_advice == FADV_SEQUENTIAL)
+		max *= 2;
 	if (max < 1)
 		max = 1;
-	if (index == ino->ra_next && index) {
+	if (index == ino->ra_next && index && file->ra_advice != FADV_RANDOM) {
 		ino->ra_size = MIN(ino->ra_size ? 2 * ino->ra_size : 4, max);
 		n = MAX(want, ino->ra_size);
 	}
@@ -240,7 +245,7 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 		if (!f) {
 			if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
 				return -VFS_EAGAIN;
-			readahead(x, ino, i, last - i + 1);
+			readahead(x, iocb->file, ino, i, last - i + 1);
 			f = mapping_folio(m, i);
 		}
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);

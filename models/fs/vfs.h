@@ -111,6 +111,14 @@ struct fsync_op {
  * hardware queue to poll in iocb->poll_cookie; the caller polls it with
  * blk_poll() (block/blk_mq.h) and arms a wake-up with blk_poll_arm(). */
 
+/* The posix_fadvise advice that changes how this open file reads ahead
+ * (mm/fadvise.c generic_fadvise). */
+enum fadvise_advice {
+	FADV_NORMAL,
+	FADV_RANDOM,		/* FMODE_RANDOM: read only what is asked */
+	FADV_SEQUENTIAL,	/* twice the device's readahead window */
+};
+
 struct sfile {
 	const struct file_ops *ops;
 	const char *path;
@@ -118,6 +126,7 @@ struct sfile {
 	uint32_t blksize;	/* the unit of I/O that needs no read-modify-write */
 	bool nowait;		/* FMODE_NOWAIT */
 	bool buf_rasync;	/* FMODE_BUF_RASYNC */
+	enum fadvise_advice ra_advice;
 	struct blkdev *bdev;	/* a block device file: its ioctls; else NULL */
 	void *priv;
 };
