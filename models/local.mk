@@ -2,6 +2,7 @@
 libstorsim_a_SOURCES += \
 	models/kernel.c models/kernel.h \
 	models/host/host.c models/host/host.h \
+	models/host/cpuidle.c models/host/cpuidle.h \
 	models/block/blk_mq.c models/block/blk_mq.h \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/fs/vfs.h \

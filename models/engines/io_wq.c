@@ -204,7 +204,7 @@ static void worker_loop(struct xctx *x, struct io_wq *wq, struct io_worker *w)
 	 * queue to another. */
 	if (--wq->nr_running == 0 && wq->head)
 		wake_or_create(x, wq, wq->k->io_wq_wake_free_worker);
-	task_sleep(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 1));
+	task_io_sleep(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 1));
 }
 
 static void worker_handle(struct sim_component *c, unsigned type, void *ptr,

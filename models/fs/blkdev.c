@@ -200,7 +200,7 @@ void blkdev_discard(struct xctx *x, struct blkdev *b, struct discard_op *op)
 	blk_finish_plug(x);
 	op->in_call = false;
 	if (op->bios)
-		task_sleep(op->task, op->done);
+		task_io_sleep(op->task, op->done);
 	else
 		task_then(op->task, op->done);
 }

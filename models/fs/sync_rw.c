@@ -92,7 +92,7 @@ void sync_rw_start(struct sync_rw *w, struct xctx *x, struct kiocb *iocb)
 	else if (iocb->poll_cookie)
 		sync_rw_poll(w);
 	else
-		task_sleep(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+		task_io_sleep(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
 }
 
 static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,

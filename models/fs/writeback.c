@@ -289,7 +289,7 @@ static void fsync_flush(struct xctx *x, struct fsync_op *op)
 	if (op->finished_inline)
 		fsync_step_done(op);
 	else
-		task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_FLUSH_DONE, op, 0));
+		task_io_sleep(op->task, SIM_MSG(&op->comp, FSYNC_FLUSH_DONE, op, 0));
 }
 
 static void fsync_after_writeback(struct xctx *x, struct fsync_op *op)
@@ -396,7 +396,7 @@ void fs_fsync(struct xctx *x, struct fsync_op *op)
 		/* Wait for this writeback and any the flusher started. */
 		op->next = m->wb_waiters;
 		m->wb_waiters = op;
-		task_sleep(op->task, SIM_MSG(&op->comp, FSYNC_WB_DONE, op, 0));
+		task_io_sleep(op->task, SIM_MSG(&op->comp, FSYNC_WB_DONE, op, 0));
 		return;
 	}
 	if (m && m->wb_err && !op->res) {

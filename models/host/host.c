@@ -38,12 +38,16 @@
  *   irq_entry_ns          hard IRQ entry and exit (ns)
  *   softirq_entry_ns      one __do_softirq pass (ns)
  *   idle_states           the CPU's idle states as EXIT:RESIDENCY pairs in
- *                         ns, shallowest first ("" = none): a CPU idle for
- *                         at least a state's target residency is in that
- *                         state, and the interrupt or wake-up IPI that
- *                         ends the idle period takes its exit latency
- *                         before the CPU runs anything (not CPU time). An
- *                         oracle cpuidle governor: the real one predicts.
+ *                         ns, shallowest first ("" = none): the interrupt
+ *                         or wake-up IPI that ends an idle period takes the
+ *                         exit latency of the state the CPU is in before
+ *                         the CPU runs anything (not CPU time)
+ *   idle_governor         which state an idle CPU is in (cpuidle.c): oracle,
+ *                         the deepest whose target residency the period
+ *                         reached, or menu, Linux 5.7's prediction
+ *   hz                    the scheduler tick's rate, for menu (1/s)
+ *   idle_next_timer_ns    for menu: the next timer event's distance when no
+ *                         task's timer is pending on the CPU (ns)
  *   sched_latency_ns      CFS sysctl_sched_latency before CPU scaling (ns)
  *   wakeup_granularity_ns CFS sysctl_sched_wakeup_granularity, unscaled (ns)
  *   min_granularity_ns    CFS sysctl_sched_min_granularity, unscaled (ns)
@@ -66,6 +70,7 @@
 #include <glib.h>
 #include <string.h>
 
+#include "cpuidle.h"
 #include "host.h"
 #include "util.h"
 
@@ -121,6 +126,9 @@ struct task {
 	bool spin_running;
 	bool spin_preempted;	/* spinning, put back on the runqueue */
 	sim_time spin_start, spin_acc;
+	bool io_sleep;		/* its pending sleep is in I/O wait (io_schedule) */
+	bool in_iowait;		/* asleep, counted in its CPU's nr_iowait */
+	sim_time hrtimer_at;	/* its nanosleep timer's expiry, 0 = none */
 	struct task_usage use;
 };
 
@@ -148,24 +156,19 @@ struct cpu {
 	sim_time min_vruntime;
 	bool need_resched;
 	bool in_process;	/* delivering milestones: defer re-dispatch */
-	bool idle;		/* nothing to run since idle_since */
+	bool idle;		/* nothing to run since cpuidle.entered */
 	bool waking;		/* leaving its idle state */
-	sim_time idle_since;
+	struct cpuidle_dev cpuidle;
+	unsigned nr_iowait;	/* tasks that slept here in I/O wait, asleep */
 	int active_mm;
 	struct cpu_usage use;
-};
-
-#define IDLE_STATES_MAX 8
-
-struct idle_state {
-	sim_time exit, residency;
 };
 
 struct host {
 	struct sim *sim;
 	struct host_params p;
-	struct idle_state idle[IDLE_STATES_MAX];
-	unsigned nidle;
+	struct cpuidle_drv idle;
+	unsigned nr_hrtimers;	/* tasks' nanosleep timers armed */
 	unsigned nr_queued;	/* runnable tasks waiting on all runqueues */
 	GPtrArray *free_later;	/* pairs: GDestroyNotify, pointer */
 	struct timeline *tl;	/* recording, or NULL */
@@ -207,6 +210,16 @@ const struct param_def host_param_table[] = {
 	{"idle_states", PARAM_STRING, P(idle_states), "", 0, 0, "EXIT:RESIDENCY ns",
 	 "idle states, shallowest first, e.g. 2000:2000,10000:20000; "
 	 "an idle CPU starts EXIT later"},
+	{"idle_governor", PARAM_ENUM, P(idle_governor), "oracle", 0, 0, "",
+	 "which idle state an idle CPU is in: oracle, the deepest whose "
+	 "target residency the idle period reached; menu, Linux 5.7's menu "
+	 "governor's prediction at idle entry", idle_governor_names},
+	{"hz", PARAM_U32, P(hz), "250", 100, 1000, "1/s",
+	 "CONFIG_HZ, the scheduler tick's rate; with menu, a kept tick wakes "
+	 "an idle CPU"},
+	{"idle_next_timer_ns", PARAM_TIME, P(idle_next_timer), "100000000",
+	 1000, 1e10, "ns", "menu: how far away the next timer event is when "
+	 "no task's timer is pending on the CPU (the timer wheel's events)"},
 	{"sched_latency_ns", PARAM_TIME, P(sched_latency), "6000000", 0, 1e10, "ns",
 	 "CFS targeted latency for one CPU; the host scales it by "
 	 "1 + ilog2(min(ncpus, 8)) as the kernel does"},
@@ -637,6 +650,7 @@ static void switch_in(struct cpu *c, struct task *t)
 	c->curr = t;
 	c->need_resched = false;
 	c->use.ctx_switches++;
+	cpuidle_task_runs(&c->cpuidle);
 	t->state = T_RUNNING;
 	t->cpu = c->id;
 	t->x.cpu = c;
@@ -712,6 +726,7 @@ static void process(struct cpu *c, struct xctx *x)
 			t->sleep_pending = false;
 			if (t->wake_pending) {
 				t->wake_pending = false;
+				t->io_sleep = false;
 				ms_push(x, MS_STEP, m.msg, 0);
 				break;
 			}
@@ -720,6 +735,12 @@ static void process(struct cpu *c, struct xctx *x)
 				t->state = T_SLEEPING;
 				t->use.nvcsw++;
 				c->curr = NULL;
+				/* io_schedule: counted in rq->nr_iowait. */
+				if (t->io_sleep) {
+					t->io_sleep = false;
+					t->in_iowait = true;
+					c->nr_iowait++;
+				}
 			} else {
 				t->state = T_SPINNING;
 				t->spin_stage = m.stage;
@@ -757,6 +778,23 @@ static inline bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stag
 		return false;
 	irq_start(x, q, entry_stage, entry);
 	return true;
+}
+
+/* The earliest nanosleep timer of a task asleep on c (tick_nohz_get_sleep_
+ * length's hrtimers), SIM_TIME_MAX if none: looked for only by menu. */
+static sim_time next_timer(const struct cpu *c)
+{
+	const struct host *h = c->h;
+	sim_time at = SIM_TIME_MAX;
+
+	if (h->idle.governor != IDLE_GOV_MENU || !h->nr_hrtimers)
+		return at;
+	for (unsigned i = 0; i < h->tasks->len; i++) {
+		const struct task *t = g_ptr_array_index(h->tasks, i);
+		if (t->hrtimer_at && t->cpu == c->id && t->hrtimer_at < at)
+			at = t->hrtimer_at;
+	}
+	return at;
 }
 
 /*
@@ -798,7 +836,9 @@ static void cpu_dispatch(struct cpu *c)
 					c->run_start = now;
 					if (!c->idle) {
 						c->idle = true;
-						c->idle_since = now;
+						cpuidle_enter(&c->h->idle, &c->cpuidle,
+							      now, next_timer(c),
+							      c->nr_iowait);
 					}
 					return;
 				}
@@ -847,11 +887,9 @@ static void cpu_kick(struct cpu *c)
 		return;
 	if (c->idle) {
 		struct host *h = c->h;
-		sim_time now = sim_now(h->sim), exit = 0;
+		sim_time now = sim_now(h->sim);
+		sim_time exit = cpuidle_exit(&h->idle, &c->cpuidle, now);
 		c->idle = false;
-		for (unsigned i = 0; i < h->nidle; i++)
-			if (now - c->idle_since >= h->idle[i].residency)
-				exit = h->idle[i].exit;
 		if (exit) {
 			c->waking = true;
 			c->use.idle_exits++;
@@ -1022,6 +1060,13 @@ void task_sleep_fields(struct task *t, struct sim_component *c, unsigned type,
 	ms_push(&t->x, MS_SLEEP, SIM_MSG(c, type, ptr, arg), 0);
 }
 
+void task_io_sleep_fields(struct task *t, struct sim_component *c, unsigned type,
+			  void *ptr, uint64_t arg)
+{
+	task_sleep_fields(t, c, type, ptr, arg);
+	t->io_sleep = true;
+}
+
 void task_spin_fields(struct task *t, stage_id st, struct sim_component *c,
 		      unsigned type, void *ptr, uint64_t arg)
 {
@@ -1063,6 +1108,10 @@ void task_wake(struct task *t)
 			t->wake_pending = true;
 		return;
 	case T_SLEEPING:
+		if (t->in_iowait) {
+			t->in_iowait = false;
+			h->cpus[t->cpu].nr_iowait--;
+		}
 		enqueue_woken(h, t, t->on_wake);
 		return;
 	case T_SPINNING:
@@ -1093,8 +1142,12 @@ static void hrtimer_handle(struct sim_component *comp, unsigned type, void *ptr,
 	switch (type) {
 	case HRT_ARM:
 		sim_after(h->sim, arg + h->p.timer_slack, comp, HRT_EXPIRE, t, 0);
+		t->hrtimer_at = sim_now(h->sim) + arg + h->p.timer_slack;
+		h->nr_hrtimers++;
 		break;
 	case HRT_EXPIRE:
+		t->hrtimer_at = 0;
+		h->nr_hrtimers--;
 		cpu_raise_irq(&h->cpus[t->cpu], SIM_MSG(comp, HRT_IRQ, t, 0));
 		break;
 	case HRT_IRQ:
@@ -1243,8 +1296,12 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 	h->p.sched_latency *= factor;
 	h->p.wakeup_granularity *= factor;
 	h->p.min_granularity *= factor;
-	bool idle_ok = parse_idle_states(p->idle_states, h->idle, &h->nidle, NULL);
+	bool idle_ok = parse_idle_states(p->idle_states, h->idle.st, &h->idle.n,
+					 NULL);
 	g_assert(idle_ok);
+	h->idle.governor = p->idle_governor;
+	h->idle.tick = SIM_SEC / p->hz;
+	h->idle.no_timer = p->idle_next_timer;
 	sim_component_init(s, &h->hrtimer, &hrtimer_ops, "hrtimer");
 	h->tasks = g_ptr_array_new_with_free_func((GDestroyNotify)task_free);
 	h->cpus = g_new0(struct cpu, p->ncpus);
@@ -1253,6 +1310,7 @@ struct host *host_new(struct sim *s, const struct host_params *p)
 		c->h = h;
 		c->id = i;
 		c->active_mm = -1;
+		cpuidle_dev_init(&c->cpuidle);
 		g_snprintf(c->name, sizeof(c->name), "cpu%u", i);
 		sim_component_init(s, &c->comp, &cpu_ops, c->name);
 		sim_timer_init(&c->timer, &c->comp);

@@ -82,6 +82,9 @@ struct host_params {
 	sim_time irq_entry;		/* hard IRQ entry and exit */
 	sim_time softirq_entry;		/* one __do_softirq pass */
 	char *idle_states;		/* "EXIT:RESIDENCY,..." in ns, shallow first */
+	int idle_governor;		/* enum idle_governor (cpuidle.h) */
+	uint32_t hz;			/* tick rate, for the menu governor */
+	sim_time idle_next_timer;	/* menu: next timer when none is known */
 	/* CFS tunables for one CPU, as the kernel's normalized_sysctl_*;
 	 * host_new() scales them by the CPU count */
 	sim_time sched_latency;		/* targeted latency */
@@ -185,6 +188,17 @@ void task_sleep_fields(struct task *t, struct sim_component *c, unsigned type,
 static inline void task_sleep(struct task *t, struct sim_msg on_wake)
 {
 	task_sleep_fields(t, on_wake.c, on_wake.type, on_wake.ptr, on_wake.arg);
+}
+/* A sleep in I/O wait (io_schedule: a read waiting for its page, a direct
+ * I/O or fsync waiting for the device): the same as task_sleep, but the
+ * task counts in its CPU's nr_iowait while asleep, which keeps the menu
+ * idle governor away from deep states there. */
+void task_io_sleep_fields(struct task *t, struct sim_component *c,
+			  unsigned type, void *ptr, uint64_t arg);
+static inline void task_io_sleep(struct task *t, struct sim_msg on_wake)
+{
+	task_io_sleep_fields(t, on_wake.c, on_wake.type, on_wake.ptr,
+			     on_wake.arg);
 }
 /* Busy-poll (counted as CPU time of stage st) until task_wake(). */
 void task_spin_fields(struct task *t, stage_id st, struct sim_component *c,

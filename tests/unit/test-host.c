@@ -4,12 +4,15 @@
  * and delay them by exactly their own length, sleep/wake and context
  * switches are counted, CPU-bound tasks share a CPU, spinning ends at the
  * wake-up, a CPU leaving an idle state starts its work that state's exit
- * latency late, malformed idle states are refused, many side effects or
+ * latency late, the menu governor's state after a run of longer idle
+ * periods is deeper than the oracle's and a task in I/O wait keeps it
+ * shallow, malformed idle states are refused, many side effects or
  * interrupts queued at once keep their order.
  */
 #include <glib.h>
 #include <string.h>
 
+#include "host/cpuidle.h"
 #include "host/host.h"
 
 static stage_id st_work, st_user, st_poll;
@@ -449,6 +452,105 @@ static void test_idle_exit(gconstpointer data)
 	sim_destroy(&s);
 }
 
+/* The governor's guess against the oracle: a task works 1000 ns (after a
+ * 100 ns switch) and sleeps, a waker ends each sleep after the idle period
+ * given; the delay of each wake-up is the exit latency paid. Twelve
+ * periods of 80 µs teach menu to expect 80 µs, so the 20 µs period after
+ * them finds the CPU in the deep state (residency 50 µs); the oracle gives
+ * that period the shallow state. A task asleep in I/O wait caps menu's
+ * exit latency at a tenth of the prediction (8 µs): shallow throughout. */
+struct gov_case {
+	const char *path;
+	int governor;
+	bool io;
+	sim_time long_exit;	/* the exit after the twelfth 80 µs period */
+	sim_time short_exit;	/* after the 20 µs period */
+};
+
+static const struct gov_case gov_cases[] = {
+	{"/host/idle/oracle-short-after-long-exits-shallow", IDLE_GOV_ORACLE,
+	 false, 10000, 2000},
+	{"/host/idle/oracle-ignores-io-wait", IDLE_GOV_ORACLE, true, 10000, 2000},
+	{"/host/idle/menu-short-after-long-exits-deep", IDLE_GOV_MENU, false,
+	 10000, 10000},
+	{"/host/idle/menu-io-wait-keeps-shallow", IDLE_GOV_MENU, true, 2000,
+	 2000},
+};
+
+enum { NLONG = 12 };
+
+struct waker {
+	struct sim_component c;
+	struct host *h;
+	struct task *t;
+	bool io;
+	unsigned i;
+	sim_time due[NLONG + 2];	/* when each wake-up was asked for */
+	sim_time start[NLONG + 2];	/* when each step began */
+};
+
+enum { WAKER_STEP, WAKER_WAKE };
+
+static void waker_handle(struct sim_component *c, unsigned type, void *ptr,
+			 uint64_t arg)
+{
+	struct waker *w = (struct waker *)c;
+	sim_time now = sim_now(c->sim);
+
+	if (type == WAKER_WAKE) {
+		task_wake(w->t);
+		return;
+	}
+	w->start[w->i] = now;
+	xctx_charge(host_current(w->h), st_work, 1000);
+	if (w->i == NLONG + 1) {
+		task_exit(w->t);
+		return;
+	}
+	/* Idle from the end of the work, which follows the switch in. */
+	sim_time idle = w->i < NLONG ? 80000 : 20000;
+	sim_time end = now + 100 + 1000;
+	w->due[w->i + 1] = end + idle;
+	sim_schedule(c->sim, end + idle, c, WAKER_WAKE, NULL, 0);
+	w->i++;
+	if (w->io)
+		task_io_sleep(w->t, SIM_MSG(c, WAKER_STEP, NULL, 0));
+	else
+		task_sleep(w->t, SIM_MSG(c, WAKER_STEP, NULL, 0));
+}
+
+static const struct sim_component_ops waker_ops = {
+	.name = "waker",
+	.handle = waker_handle,
+};
+
+static void test_governor(gconstpointer data)
+{
+	const struct gov_case *gc = data;
+	struct sim s;
+	sim_init(&s, 1);
+	struct host_params hp = test_params(1);
+	hp.idle_states = IDLE_STATES;
+	hp.idle_governor = gc->governor;
+	struct host *h = host_new(&s, &hp);
+	struct waker *w = g_new0(struct waker, 1);
+
+	sim_component_init(&s, &w->c, &waker_ops, "waker");
+	w->h = h;
+	w->io = gc->io;
+	w->t = task_new(h, "sleeper", TASK_USER, 1, NULL);
+	task_start(w->t, SIM_MSG(&w->c, WAKER_STEP, NULL, 0));
+	sim_run(&s, SIM_TIME_MAX);
+	g_assert_cmpuint(w->i, ==, NLONG + 1);
+	/* A woken step is delivered as the CPU is out of its state. */
+	g_assert_cmpuint(w->start[NLONG] - w->due[NLONG], ==, gc->long_exit);
+	g_assert_cmpuint(w->start[NLONG + 1] - w->due[NLONG + 1], ==,
+			 gc->short_exit);
+	host_free(h);
+	g_free(w);
+	sim_destroy(&s);
+}
+
 struct idle_spec {
 	const char *path;
 	const char *spec;
@@ -545,6 +647,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/host/many-queued-keep-order", test_many_queued_keep_order);
 	for (unsigned i = 0; i < G_N_ELEMENTS(idle_cases); i++)
 		g_test_add_data_func(idle_cases[i].path, &idle_cases[i], test_idle_exit);
+	for (unsigned i = 0; i < G_N_ELEMENTS(gov_cases); i++)
+		g_test_add_data_func(gov_cases[i].path, &gov_cases[i], test_governor);
 	for (unsigned i = 0; i < G_N_ELEMENTS(idle_specs); i++)
 		g_test_add_data_func(idle_specs[i].path, &idle_specs[i],
 				     test_idle_states_check);
