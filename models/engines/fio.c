@@ -126,13 +126,17 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
-/* A new pass over f: a full-period affine permutation of its blocks, so
- * every block is visited once, in a scrambled order, with no memory per
- * block. */
+/* A new pass over f: its random map cleared; for an lfsr job, a
+ * full-period affine permutation of its blocks instead, which visits each
+ * once in a scrambled order with no memory per block, as fio's LFSR
+ * does. */
 static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 {
 	struct sim_rng *rng = &td->comp.rng;
 	uint64_t n = f->nblocks;
+
+	if (f->map.nlevels)
+		fio_randmap_clear(&f->map);
 
 	f->perm_a = 1;
 	if (n > 2)
@@ -200,7 +204,15 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 						o->min_bs[d] - o->ba[d] : 0);
 		align = o->ba[d];
 		*rel = sim_rng_below(&td->comp.rng, MAX(room / align, 1)) * align;
+	} else if (f->map.nlevels) {
+		uint64_t b = fio_randmap_take(&f->map, sim_rng_below(&td->comp.rng,
+								     f->nblocks));
+		if (b == FIO_RANDMAP_NONE)
+			return false;
+		*rel = b * align;
 	} else {
+		/* lfsr: every block once per pass, in an order fixed by the
+		 * pass's parameters, with no map */
 		if (f->perm_i >= f->nblocks)
 			return false;
 		*rel = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks * align;
@@ -1655,6 +1667,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&
 				d < FIO_DDIR_COUNT; d++)
 			fio_rand_init(&f->rand[d], o, d, f->nblocks, min_bs);
+		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
+		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
+			fio_randmap_init(&f->map, f->nblocks);
 		file_new_pass(td, f);
 	}
 	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
@@ -2094,8 +2109,11 @@ void fio_run_free(struct fio_run *r)
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
 		engine_cleanup(td);
-		for (unsigned f = 0; f < td->nfiles; f++)
+		for (unsigned f = 0; f < td->nfiles; f++) {
 			g_free(td->files[f].path);
+			if (td->files[f].map.nlevels)
+				fio_randmap_destroy(&td->files[f].map);
+		}
 		g_free(td->files);
 		fio_replay_free(td->replay);
 		if (td->iolog)

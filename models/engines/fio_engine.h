@@ -16,6 +16,7 @@
 #include "fs/blkdev.h"
 #include "fs/vfs.h"
 #include "engines/fio_rand.h"
+#include "engines/fio_randmap.h"
 #include "engines/fio_replay.h"
 #include "host/host.h"
 #include "stats.h"
@@ -29,7 +30,8 @@ struct fio_file {
 	uint64_t region_start;	/* offset= */
 	uint64_t io_size;	/* bytes of the region the job uses */
 	uint64_t nblocks;	/* of the smallest block size */
-	uint64_t perm_a, perm_c, perm_i;	/* random order of this pass */
+	struct fio_randmap map;	/* uniform random picks: blocks used */
+	uint64_t perm_a, perm_c, perm_i;	/* lfsr: order of this pass */
 	uint64_t pos;		/* sequential position in the region */
 	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
 	uint64_t last_start;	/* offset of the last I/O, in the region */
