@@ -6,8 +6,9 @@
  * space; with IOCB_NOWAIT give up with -EAGAIN instead of blocking, with
  * IOCB_WAITQ arm a wake-up on the folio and return -EIOCBQUEUED, the async
  * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra: a
- * random read is read as is; a sequential stream's window doubles up to
- * ra_pages; mm/fadvise.c's RANDOM and SEQUENTIAL advice) and
+ * sequential stream's window doubles up to ra_pages, a random read is
+ * read as is unless the folios before it are cached; mm/fadvise.c's
+ * RANDOM and SEQUENTIAL advice) and
  * fs/iomap/buffered-io.c (iomap_file_buffered_write: copy
  * into the folio and dirty it, then balance_dirty_pages). Writeback and
  * fsync are models/fs/writeback.c.
@@ -153,10 +154,12 @@ static void read_folio_missing(struct xctx *x, struct inode *ino,
 	read_bio(x, ino, index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs);
 }
 
-/* page_cache_sync_ra for a miss at index: a random read is read as is; a
- * read that continues the last one grows the window, up to twice the
- * device's after POSIX_FADV_SEQUENTIAL; after POSIX_FADV_RANDOM only what
- * is asked is read (force_page_cache_ra). */
+/* page_cache_sync_ra for a miss at index: a read that continues the last
+ * one grows the window, up to twice the device's after
+ * POSIX_FADV_SEQUENTIAL; another reads ahead over as many folios as are
+ * cached right before it, if more than it wants, else is read as is;
+ * after POSIX_FADV_RANDOM only what is asked is read
+ * (force_page_cache_ra). */
 static void readahead(struct xctx *x, const struct sfile *file,
 		      struct inode *ino, uint64_t index, uint64_t want)
 {
@@ -169,9 +172,22 @@ static void readahead(struct xctx *x, const struct sfile *file,
 		max *= 2;
 	if (max < 1)
 		max = 1;
-	if (index == ino->ra_next && index && file->ra_advice != FADV_RANDOM) {
+	if (file->ra_advice == FADV_RANDOM) {
+		/* force_page_cache_ra: as asked */
+	} else if (index == ino->ra_next && index) {
 		ino->ra_size = MIN(ino->ra_size ? 2 * ino->ra_size : 4, max);
 		n = MAX(want, ino->ra_size);
+	} else if (index) {
+		/* Context readahead (page_cache_prev_miss): more cached folios
+		 * right before index than the read wants look like the trail
+		 * of a stream, twice as long if they go back to the start. */
+		uint64_t trail = 0;
+
+		while (trail < max && trail < index &&
+		       mapping_folio(m, index - 1 - trail))
+			trail++;
+		if (trail > want)
+			n = MIN((trail == index ? 2 * trail : trail) + want, max);
 	}
 	if (index + n > m->nfolios)
 		n = m->nfolios - index;
