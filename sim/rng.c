@@ -60,6 +60,10 @@ static double normal_quantile(double p)
 	double lo = -10, hi = 10;
 	for (int i = 0; i < 100; i++) {
 		double mid = (lo + hi) / 2;
+		/* Once lo and hi are neighbours no step changes them: the
+		 * CDF calls left would only cost start-up time. */
+		if (mid == lo || mid == hi)
+			break;
 		if (0.5 * erfc(-mid / M_SQRT2) < p)
 			lo = mid;
 		else
