@@ -26,9 +26,9 @@
  *
  * Left out (refused when set, see check_modelled): thinktime counted by
  * time (thinktime_iotime), a normal random distribution with a deviation,
- * file_service_type other than round robin. The random map visits every block once per pass in a
- * full-period permutation, not in fio's order. Laying out a new file takes
- * no simulated time.
+ * non-uniform file_service_type. The random map is fio's rule (a drawn
+ * block, or the next free one after it: fio_randmap.c) on storsim's own
+ * random numbers. Laying out a new file takes no simulated time.
  */
 #include <glib.h>
 #include <math.h>
