@@ -1857,25 +1857,25 @@ static const struct fio_choice mem_choices[] = {
 };
 
 static const struct fio_choice verify_choices[] = {
-	{ "0", 0, NULL },
-	{ "md5", 1, NULL },
-	{ "crc64", 2, NULL },
-	{ "crc32", 3, NULL },
-	{ "crc32c-intel", 4, NULL },
-	{ "crc32c", 4, NULL },
-	{ "crc16", 5, NULL },
-	{ "crc7", 6, NULL },
-	{ "sha1", 7, NULL },
-	{ "sha256", 8, NULL },
-	{ "sha512", 9, NULL },
-	{ "sha3-224", 10, NULL },
-	{ "sha3-256", 11, NULL },
-	{ "sha3-384", 12, NULL },
-	{ "sha3-512", 13, NULL },
-	{ "xxhash", 14, NULL },
-	{ "meta", 15, NULL },
-	{ "pattern", 16, NULL },
-	{ "null", 17, NULL },
+	{ "0", FIO_VERIFY_NONE, NULL },
+	{ "md5", FIO_VERIFY_MD5, NULL },
+	{ "crc64", FIO_VERIFY_CRC64, NULL },
+	{ "crc32", FIO_VERIFY_CRC32, NULL },
+	{ "crc32c-intel", FIO_VERIFY_CRC32C, NULL },
+	{ "crc32c", FIO_VERIFY_CRC32C, NULL },
+	{ "crc16", FIO_VERIFY_CRC16, NULL },
+	{ "crc7", FIO_VERIFY_CRC7, NULL },
+	{ "sha1", FIO_VERIFY_SHA1, NULL },
+	{ "sha256", FIO_VERIFY_SHA256, NULL },
+	{ "sha512", FIO_VERIFY_SHA512, NULL },
+	{ "sha3-224", FIO_VERIFY_SHA3_224, NULL },
+	{ "sha3-256", FIO_VERIFY_SHA3_256, NULL },
+	{ "sha3-384", FIO_VERIFY_SHA3_384, NULL },
+	{ "sha3-512", FIO_VERIFY_SHA3_512, NULL },
+	{ "xxhash", FIO_VERIFY_XXHASH, NULL },
+	{ "meta", FIO_VERIFY_META, NULL },
+	{ "pattern", FIO_VERIFY_PATTERN, NULL },
+	{ "null", FIO_VERIFY_NULL, NULL },
 	{ NULL, 0, NULL },
 };
 
@@ -2434,12 +2434,13 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "verify", .type = FOPT_STR, .def = "0",
-		.choices = verify_choices, .support = FOPT_REFUSED,
+		.choices = verify_choices, .support = FOPT_MODELLED,
+		.field = FIELD_INT, .off = OFF(verify),
 		.help = "Check written data with this method",
 	},
 	{
 		.name = "do_verify", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_IGNORED,
+		.support = FOPT_MODELLED, .field = FIELD_BOOL, .off = OFF(do_verify),
 		.help = "Run the verify phase after the writes (with verify)",
 	},
 	{
@@ -2479,12 +2480,12 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "verify_async", .type = FOPT_INT, .def = "0",
-		.support = FOPT_IGNORED,
+		.support = FOPT_REFUSED,
 		.help = "Threads that verify in the background (with verify)",
 	},
 	{
 		.name = "verify_backlog", .type = FOPT_STR_VAL,
-		.support = FOPT_IGNORED,
+		.support = FOPT_REFUSED,
 		.help = "Verify after every N blocks written (with verify)",
 	},
 	{
@@ -2499,7 +2500,7 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "experimental_verify", .type = FOPT_BOOL,
-		.support = FOPT_IGNORED,
+		.support = FOPT_REFUSED,
 		.help = "Experimental verification (with verify)",
 	},
 	{

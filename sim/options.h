@@ -76,6 +76,28 @@ enum fio_fallocate {
 	FIO_FALLOC_KEEP,
 	FIO_FALLOC_TRUNCATE,
 };
+/* verify: fio's VERIFY_* checksums, in its option's order */
+enum fio_verify {
+	FIO_VERIFY_NONE,
+	FIO_VERIFY_MD5,
+	FIO_VERIFY_CRC64,
+	FIO_VERIFY_CRC32,
+	FIO_VERIFY_CRC32C,
+	FIO_VERIFY_CRC16,
+	FIO_VERIFY_CRC7,
+	FIO_VERIFY_SHA1,
+	FIO_VERIFY_SHA256,
+	FIO_VERIFY_SHA512,
+	FIO_VERIFY_SHA3_224,
+	FIO_VERIFY_SHA3_256,
+	FIO_VERIFY_SHA3_384,
+	FIO_VERIFY_SHA3_512,
+	FIO_VERIFY_XXHASH,
+	FIO_VERIFY_META,
+	FIO_VERIFY_PATTERN,
+	FIO_VERIFY_NULL,
+	FIO_VERIFY_COUNT,
+};
 /* fadvise_hint: fio's F_ADV_* */
 enum fio_fadvise {
 	FIO_FADV_NONE,		/* "0": no posix_fadvise */
@@ -216,6 +238,8 @@ struct job_options {
 	bool pre_read;
 	enum fio_fallocate fallocate;
 	enum fio_fadvise fadvise_hint;
+	enum fio_verify verify;
+	bool do_verify;
 	bool create_on_open;
 	bool invalidate;
 

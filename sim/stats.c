@@ -336,6 +336,12 @@ void stats_watch_windows(struct job_stats *js, stats_window_fn bw,
 	js->iops_window.sampled_arg = arg;
 }
 
+void stats_set_ddir_time(struct job_stats *js, enum stats_ddir d, sim_time ns)
+{
+	js->ddir_ns[d] = ns;
+	js->ddir_ns_set = true;
+}
+
 void stats_finish(struct job_stats *js, sim_time end)
 {
 	sim_time ran = end > js->start ? end - js->start : 0;
@@ -346,9 +352,10 @@ void stats_finish(struct job_stats *js, sim_time end)
 		window_close(&js->iops_window, js->total_ios, js->iops, false);
 	/* fio rounds each direction's runtime up from whole microseconds
 	 * (update_runtime) but truncates job_runtime (mtime_since). */
-	for (int d = 0; d < STATS_DDIR_NR; d++)
-		js->runtime_ms[d] = js->io_bytes[d] ?
-				    (ran / SIM_USEC + 999) / 1000 : 0;
+	for (int d = 0; d < STATS_DDIR_NR; d++) {
+		sim_time t = js->ddir_ns_set ? js->ddir_ns[d] : ran;
+		js->runtime_ms[d] = js->io_bytes[d] ? (t / SIM_USEC + 999) / 1000 : 0;
+	}
 	js->run_time_ms = ran / SIM_MSEC;
 }
 

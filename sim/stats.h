@@ -106,6 +106,10 @@ struct job_stats {
 	uint64_t drop_ios[STATS_DDIR_NR];
 	uint64_t total_sync;
 	uint64_t runtime_ms[STATS_DDIR_NR];	/* per direction, rounded up */
+	/* set by stats_set_ddir_time: each direction's own time, not the
+	 * job's (fio's verify: writes in do_io, reads in do_verify) */
+	sim_time ddir_ns[STATS_DDIR_NR];
+	bool ddir_ns_set;
 	uint64_t run_time_ms;			/* job_runtime, truncated */
 
 	uint64_t usr_ns, sys_ns, ctx, minf, majf;
@@ -188,6 +192,9 @@ void stats_watch_windows(struct job_stats *js, stats_window_fn bw,
 /* The job stopped at end: close the windows that ended by then, and fix the
  * per-direction runtimes and job_runtime. */
 void stats_finish(struct job_stats *js, sim_time end);
+/* Before stats_finish: the time the job spent on direction d, where it
+ * is not the job's whole run (fio's update_runtime per phase). */
+void stats_set_ddir_time(struct job_stats *js, enum stats_ddir d, sim_time ns);
 
 /* --- histogram, percentiles, moments --- */
 

@@ -16,7 +16,13 @@
  * from issue, lat from start). Synchronous engines record no slat.
  *
  * Parameters (host profile, model "fio"), user CPU time (ns): io_u_prep,
- * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap.
+ * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap; per KiB
+ * (ns/KiB): verify_fill and one verify_ALGO per checksum.
+ *
+ * verify: each write is filled and summed; after each round do_verify
+ * syncs the files, drops their cache and reads the round's writes back
+ * (fio's io_hist: in write order with a random map, else sorted by offset
+ * and each block once), summing each read as it completes.
  *
  * Rate limits (rate, rate_iops; rate_process linear or poisson) and
  * think times (thinktime, thinktime_spin, thinktime_blocks) pause the loop
@@ -26,7 +32,8 @@
  *
  * Left out (refused when set, see check_modelled): thinktime counted by
  * time (thinktime_iotime), a normal random distribution with a deviation,
- * non-uniform file_service_type. The random map is fio's rule (a drawn
+ * non-uniform file_service_type, verify's meta and pattern checks and its
+ * backlog and async modes. The random map is fio's rule (a drawn
  * block, or the next free one after it: fio_randmap.c) on storsim's own
  * random numbers. Laying out a new file takes no simulated time.
  */
@@ -58,6 +65,33 @@ const struct param_def fio_param_table[] = {
 	 "libaio engine: prepare one iocb"},
 	{"event_reap_ns", PARAM_TIME, P(event_reap), "15", 0, 1e6, "ns",
 	 "libaio engine: read one io_event"},
+	/* fio 3.33 on the development machine (docs/benchmarks.md): the
+	 * checksums from fio --crctest's MiB/s; the fill from its null engine
+	 * writing 4 GiB in 1 MiB blocks with verify=crc32c and md5,
+	 * do_verify=0, less the checksum (207 and 217 ns/KiB). */
+	{"verify_fill_ns_per_kib", PARAM_DOUBLE, P(verify_fill), "210", 0, 1e6,
+	 "ns/KiB", "verify: fill a write's buffer with random data and its "
+	 "verify header"},
+#define SUM(name, field, def) \
+	{"verify_" name "_ns_per_kib", PARAM_DOUBLE, \
+	 P(verify_sum[FIO_VERIFY_##field]), def, 0, 1e7, "ns/KiB", \
+	 "verify=" name ": checksum a block, as each write is filled and " \
+	 "each verify read is checked"}
+	SUM("md5", MD5, "1464"),
+	SUM("crc64", CRC64, "2243"),
+	SUM("crc32", CRC32, "2525"),
+	SUM("crc32c", CRC32C, "105"),
+	SUM("crc16", CRC16, "2272"),
+	SUM("crc7", CRC7, "1965"),
+	SUM("sha1", SHA1, "1314"),
+	SUM("sha256", SHA256, "2943"),
+	SUM("sha512", SHA512, "1880"),
+	SUM("sha3_224", SHA3_224, "12870"),
+	SUM("sha3_256", SHA3_256, "13533"),
+	SUM("sha3_384", SHA3_384, "17863"),
+	SUM("sha3_512", SHA3_512, "26437"),
+	SUM("xxhash", XXHASH, "318"),
+#undef SUM
 	PARAM_END,
 };
 
@@ -77,7 +111,8 @@ struct fio_run {
 	GArray *disks;		/* struct output_disk */
 };
 
-static stage_id st_prep, st_complete, st_loop, st_think_spin, st_usec_spin;
+static stage_id st_prep, st_complete, st_loop, st_think_spin, st_usec_spin,
+	st_verify;
 
 static const struct {
 	enum fio_ioengine id;
@@ -337,7 +372,7 @@ static bool thread_done_issuing(struct fio_thread *td)
 	/* fio's exceeds_number_ios: reads, writes and trims done, plus
 	 * every I/O in flight, syncs included; number_ios is per loop.
 	 * do_io does not ask it of a time_based job. */
-	if (o->number_ios && !o->time_based &&
+	if (o->number_ios && !o->time_based && !td->verifying &&
 	    td->rw_completed + td->inflight >=
 			     o->number_ios * MAX(o->loops, 1u))
 		return true;
@@ -371,6 +406,8 @@ static void io_u_init(struct fio_thread *td, struct fio_io_u *u,
 	u->td = td;
 	u->ddir = d;
 	u->sync_op = false;
+	u->verify_read = false;
+	u->verify_sync = false;
 	u->datasync = false;
 	u->file = f;
 	u->offset = off;
@@ -474,9 +511,138 @@ static void start_round(struct fio_thread *td)
 	}
 }
 
+/* ---- verify ---- */
+
+static bool verify_wanted(const struct job_options *o)
+{
+	return o->verify != FIO_VERIFY_NONE && o->do_verify &&
+	       fio_rw_does(o->rw, FIO_DDIR_WRITE);
+}
+
+/* User CPU to check (or, for a write, to fill and sum) len bytes. */
+static sim_time verify_cost(const struct fio_thread *td, uint64_t len,
+			    bool write)
+{
+	const struct fio_params *fp = &td->run->sys->sp.fio;
+	enum fio_verify v = td->o->verify;
+
+	if (v == FIO_VERIFY_NULL)
+		return 0;	/* fio neither fills nor sums */
+	return (sim_time)((fp->verify_sum[v] + (write ? fp->verify_fill : 0)) *
+			  (double)len / 1024.0 + 0.5);
+}
+
+/* log_io_piece: every write is kept to be read back. */
+static void verify_log(struct fio_thread *td, const struct fio_io_u *u)
+{
+	if (td->vlog_n == td->vlog_cap) {
+		td->vlog_cap = td->vlog_cap ? 2 * td->vlog_cap : 256;
+		td->vlog = g_renew(struct fio_verify_rec, td->vlog, td->vlog_cap);
+	}
+	td->vlog[td->vlog_n++] = (struct fio_verify_rec){
+		.offset = u->offset, .len = u->len,
+		.file = (uint32_t)(u->file - td->files),
+	};
+}
+
+static gint vrec_cmp(gconstpointer a, gconstpointer b, gpointer unused)
+{
+	const struct fio_verify_rec *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* Without a random map fio keeps the writes in a tree by file and
+ * offset, a later write of an offset replacing the earlier: read back in
+ * that order, once each. With one, in the order they were written. */
+static void verify_sort(struct fio_thread *td)
+{
+	size_t n = 0;
+
+	if (!td->vlog_n)
+		return;
+	/* stable, so the last write of an offset is the one kept */
+	g_qsort_with_data(td->vlog, (gint)td->vlog_n, sizeof(*td->vlog),
+			  vrec_cmp, NULL);
+	for (size_t i = 0; i < td->vlog_n; i++) {
+		if (n && !vrec_cmp(&td->vlog[n - 1], &td->vlog[i], NULL))
+			n--;
+		td->vlog[n++] = td->vlog[i];
+	}
+	td->vlog_n = n;
+}
+
+/* update_runtime at the end of a do_io or do_verify: the phase's time
+ * counts for writes or for reads (from the ramp's end). */
+static void verify_phase_switch(struct fio_thread *td)
+{
+	sim_time now = sim_now(td->comp.sim), from = MAX(td->phase_start, td->ramp_end);
+
+	if (now > from)
+		td->phase_ns[td->verifying] += now - from;
+	td->phase_start = now;
+}
+
+/*
+ * do_verify, after do_io: once a round's writes and syncs are done, read
+ * back what they wrote, through the same engine and depth. First it syncs
+ * each file and drops its cached pages "to make sure we really read from
+ * disk", whatever invalidate= says (16 MiB written on a loop device, then
+ * 4096 device reads with invalidate=0 too); fio counts those syncs
+ * nowhere. Not for time_based jobs, whose run is over by then.
+ */
+static bool verify_begin(struct fio_thread *td, bool round_follows)
+{
+	const struct job_options *o = td->o;
+
+	if (!verify_wanted(o) || o->time_based || !td->vlog_n || td->error ||
+	    td->terminate ||
+	    (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline))
+		return false;
+	if (!td->files[0].map.nlevels)
+		verify_sort(td);
+	td->vlog_next = 0;
+	td->verify_synced = 0;
+	verify_phase_switch(td);
+	td->verifying = true;
+	td->verified = true;
+	td->verify_round = round_follows;
+	return true;
+}
+
+static void verify_end(struct fio_thread *td)
+{
+	verify_phase_switch(td);
+	td->verifying = false;
+	td->vlog_n = 0;
+}
+
+/* The next sync or read of do_verify; at the end, the round that
+ * follows. */
+static bool verify_fill(struct fio_thread *td, struct fio_io_u *u)
+{
+	if (td->verify_synced < td->nfiles) {
+		fill_sync(td, u, &td->files[td->verify_synced++], false);
+		u->verify_sync = true;
+		return true;
+	}
+	if (td->vlog_next == td->vlog_n) {
+		td->round_wait = td->verify_round;
+		return false;
+	}
+	const struct fio_verify_rec *r = &td->vlog[td->vlog_next++];
+	io_u_init(td, u, &td->files[r->file], FIO_DDIR_READ, r->offset, r->len);
+	u->verify_read = true;
+	return true;
+}
+
 /* Fill u with the next I/O; false when the job has no more to do. */
 static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 {
+	if (td->verifying)
+		return verify_fill(td, u);
 	/* do_io stops once the job's bytes are issued, before any sync. */
 	if (!td->o->time_based && td->bytes_issued >= td->io_budget)
 		return false;
@@ -674,8 +840,20 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	sim_time now = sim_now(td->comp.sim);
 
 	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
+	/* verify_io_u; the null engine's reads have no data to check */
+	if (u->verify_read && res >= 0 && td->eng->needs_kernel)
+		xctx_charge(x, st_verify, verify_cost(td, u->len, false));
 	g_assert(td->inflight > 0);
 	td->inflight--;
+	if (u->verify_sync) {
+		struct sfile *f = u->file->f;
+		if (f && f->ops->fadvise_dontneed)
+			f->ops->fadvise_dontneed(f);
+		if (res < 0 && !td->error)
+			td->error = (int)-res;
+		put_io_u(td, u);
+		return;
+	}
 	/* fio's io_completed: an async engine keeps issuing syncs until one
 	 * completes, and writes after it until a write completes. */
 	td->last_was_sync = u->sync_op;
@@ -800,6 +978,11 @@ static void thread_finish(struct fio_thread *td)
 		      u.sys_ns - td->usage_at_ramp.sys_ns,
 		      u.nvcsw + u.nivcsw - td->usage_at_ramp.nvcsw -
 		      td->usage_at_ramp.nivcsw, 0, 0);
+	if (td->verified) {
+		verify_phase_switch(td);
+		stats_set_ddir_time(td->stats, STATS_WRITE, td->phase_ns[0]);
+		stats_set_ddir_time(td->stats, STATS_READ, td->phase_ns[1]);
+	}
 	stats_finish(td->stats, td->end_time);
 	if (td->logs)
 		fio_logs_finish(td->logs, td->end_time);
@@ -1045,7 +1228,8 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	/* Trims, and libaio's syncs, run in the thread (fio's engine returns
 	 * FIO_Q_COMPLETED from queue()). */
 	bool trims = u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel;
-	bool syncs = u->sync_op && td->eng == &fio_libaio_engine;
+	bool syncs = u->sync_op && (td->eng == &fio_libaio_engine ||
+				    (u->verify_sync && td->eng->needs_kernel));
 
 	/* An async engine's queue() answers FIO_Q_BUSY to a trim while
 	 * I/Os it queued wait for a commit: fio commits, then tries again. */
@@ -1059,15 +1243,22 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
 	td->last_issue = u->start_time;
-	if (td->iolog)
+	if (td->iolog && !u->verify_sync)
 		log_io_u(td, u);
-	if (!u->sync_op) {
+	if (!u->sync_op && !u->verify_read) {
 		td->bytes_issued += u->len;
 		td->round_bytes += u->len;
 		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
 		td->write_issues += u->ddir == FIO_DDIR_WRITE;
 		if (td->rated)
 			rate_issued(td, u);
+		/* populate_verify_io_u fills and sums every write, with
+		 * do_verify=0 too; log_io_piece keeps it for do_verify. */
+		if (u->ddir == FIO_DDIR_WRITE && o->verify != FIO_VERIFY_NONE)
+			xctx_charge(task_xctx(td->task), st_verify,
+				    verify_cost(td, u->len, true));
+		if (u->ddir == FIO_DDIR_WRITE && verify_wanted(o))
+			verify_log(td, u);
 	}
 	td->inflight++;
 	if (trims) {
@@ -1104,13 +1295,13 @@ static void do_io(struct fio_thread *td)
 	if (td->checks_min_rate && !td->error && min_rate_failed(td))
 		td->error = 5;	/* EIO, as fio's td_verror in check_min_rate */
 	bool stop = thread_done_issuing(td);
-	if (!stop && !td->pausing && think_due(td)) {
+	if (!stop && !td->pausing && !td->verifying && think_due(td)) {
 		td->think_last = think_count(td);
 		td->pausing = true;
 		td->pause_spin = MIN(o->thinktime_spin, o->thinktime);
 		td->pause_sleep = o->thinktime - td->pause_spin;
 	}
-	if (!stop && !td->pausing && td->rated && !sync_due(td) &&
+	if (!stop && !td->pausing && !td->verifying && td->rated && !sync_due(td) &&
 	    !td->draining && td->inflight < o->iodepth) {
 		if (!td->ddir_chosen) {
 			td->next_ddir = pick_ddir(td);
@@ -1149,7 +1340,12 @@ static void do_io(struct fio_thread *td)
 			td->eng->getevents(td, td->inflight, td->inflight);
 			return;
 		}
-		start_round(td);
+		if (td->verifying)
+			verify_end(td);
+		else if (verify_begin(td, true))
+			td->round_wait = false;
+		if (!td->verifying)
+			start_round(td);
 	}
 	/* iodepth_low: once the queue has been full, fio reaps until it is
 	 * down to iodepth_low before it queues again (wait_for_completions). */
@@ -1241,6 +1437,13 @@ static void do_io(struct fio_thread *td)
 		struct fio_io_u *u = get_io_u(td);
 		fill_sync(td, u, &td->files[td->end_fsyncs++], false);
 		issue(td, u);
+		return;
+	}
+	if (td->verifying) {
+		verify_end(td);
+	} else if (verify_begin(td, false)) {
+		td->exhausted = false;
+		fio_resume(td);
 		return;
 	}
 	thread_finish(td);
@@ -1373,6 +1576,17 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "random_distribution", err,
 			      "a normal distribution with a deviation above 0 is "
 			      "not modelled yet (normal:0 is)");
+	if (o->verify == FIO_VERIFY_META || o->verify == FIO_VERIFY_PATTERN)
+		return refuse(job, "verify", err, "meta and pattern checks are "
+			      "not modelled (the checksums and null are)");
+	if (o->verify != FIO_VERIFY_NONE &&
+	    (fio_rw_does(o->rw, FIO_DDIR_READ) || fio_rw_does(o->rw, FIO_DDIR_TRIM)))
+		return refuse(job, "verify", err, "a job that reads or trims "
+			      "checks data written before it ran; only write "
+			      "jobs and their verify phase are modelled");
+	if (o->verify != FIO_VERIFY_NONE && o->read_iolog)
+		return refuse(job, "verify", err, "a replayed trace is not "
+			      "verified");
 	const struct fio_engine_ops *eng = engine_for(o->ioengine);
 	const char *sync_opt = o->fsync_blocks ? "fsync" :
 			       o->fdatasync_blocks ? "fdatasync" :
@@ -1682,12 +1896,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		      total * o->io_size_percent / 100 : o->io_size;
 	td->io_budget = (td->io_size ? td->io_size : total) * MAX(o->loops, 1u);
 	td->loops_left = MAX(o->loops, 1u) - 1;
-	/* do_io's total_bytes: a round is the job's size, or its io_size
-	 * for random writes without a random map. */
+	/* do_io's total_bytes: a round is the job's size, or for random
+	 * writes without a random map its io_size, which fio has multiplied
+	 * by loops by then (fio 3.33, norandommap, loops=3: 48 writes of a
+	 * 16-block file, then one verify pass). */
 	td->round_limit = total;
 	if (fio_rw_random(o->rw) && fio_rw_does(o->rw, FIO_DDIR_WRITE) &&
 	    o->norandommap)
-		td->round_limit = MAX(total, td->io_size);
+		td->round_limit = MAX(total, td->io_budget);
 	/* trimwrite trims the size and writes it: both count (fio 3.33
 	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE)) {
@@ -1824,6 +2040,8 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 	unsigned index = 0, phase = 0;
 
 	st_prep = stage_register("fio_get_io_u", CPU_USR, "fio: get_io_u");
+	st_verify = stage_register("fio_verify", CPU_USR,
+				   "fio: fill and checksum verify blocks");
 	st_complete = stage_register("fio_io_completed", CPU_USR, "fio: io_completed");
 	st_loop = stage_register("fio_do_io", CPU_USR, "fio: do_io");
 	st_think_spin = stage_register("fio_thinktime_spin", CPU_USR,
@@ -2115,6 +2333,7 @@ void fio_run_free(struct fio_run *r)
 				fio_randmap_destroy(&td->files[f].map);
 		}
 		g_free(td->files);
+		g_free(td->vlog);
 		fio_replay_free(td->replay);
 		if (td->iolog)
 			iolog_writer_abort(td->iolog);

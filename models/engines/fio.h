@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "jobfile.h"
+#include "options.h"
 #include "host/host.h"
 #include "output.h"
 #include "params.h"
@@ -21,6 +22,9 @@ struct fio_params {
 	sim_time cqe_reap;	/* io_uring engine: read one CQE */
 	sim_time aio_prep;	/* libaio engine: io_prep_* one iocb */
 	sim_time event_reap;	/* libaio engine: one io_event */
+	double verify_fill;	/* verify: a write's buffer and header, ns/KiB */
+	/* verify: one checksum over a block, ns/KiB, by enum fio_verify */
+	double verify_sum[FIO_VERIFY_COUNT];
 };
 
 extern const struct param_def fio_param_table[];

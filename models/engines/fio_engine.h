@@ -24,6 +24,13 @@
 struct fio_thread;
 struct fio_logs;
 
+/* A write to read back and check (fio's io_piece). */
+struct fio_verify_rec {
+	uint64_t offset;
+	uint32_t len;
+	uint32_t file;
+};
+
 struct fio_file {
 	struct sfile *f;
 	char *path;
@@ -45,6 +52,8 @@ struct fio_io_u {
 	unsigned idx;
 	enum fio_ddir ddir;
 	bool sync_op;		/* fsync/fdatasync */
+	bool verify_read;	/* do_verify's: checked as it completes */
+	bool verify_sync;	/* do_verify's fsync first: not in the figures */
 	bool datasync;		/* fdatasync */
 	struct fio_file *file;
 	uint64_t offset;
@@ -90,6 +99,15 @@ struct fio_thread {
 
 	struct fio_file *files;
 	unsigned nfiles, next_file;
+	/* verify: the writes of this round (fio's io_hist), then read back */
+	struct fio_verify_rec *vlog;
+	size_t vlog_n, vlog_cap, vlog_next;
+	bool verifying;		/* do_verify's reads are being issued */
+	bool verify_round;	/* another round follows them */
+	unsigned verify_synced;	/* files do_verify has synced so far */
+	bool verified;		/* a verify phase ran: time split by phase */
+	sim_time phase_start;	/* of the current write or verify phase */
+	sim_time phase_ns[2];	/* write phases, verify phases */
 	unsigned file_served;	/* I/Os to next_file in a row so far */
 	uint64_t zone_range;	/* zonemode=strided: bytes of a zone; 0 off */
 	uint64_t zone_bytes;	/* done in this zone */

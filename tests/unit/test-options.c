@@ -511,13 +511,13 @@ static void test_refused_only_off_default(void)
 	struct fixture *f = fixture_new();
 	g_autoptr(GError) err = NULL;
 
-	set_ok(f, "verify", "0");
+	set_ok(f, "verify_backlog", "0");
 	set_ok(f, "io_submit_mode", "inline");
-	g_assert_false(set(f, "verify", "md5", &err));
+	g_assert_false(set(f, "verify_backlog", "16", &err));
 	g_assert_error(err, STORSIM_ERROR, STORSIM_ERROR_UNSUPPORTED);
 	g_assert_cmpstr(err->message, ==,
-			"t.fio:7: option 'verify': not modelled by storsim; this value would "
-			"change the results");
+			"t.fio:7: option 'verify_backlog': not modelled by storsim; this "
+			"value would change the results");
 	g_assert_cmpuint(f->warnings->len, ==, 0);
 	fixture_free(f);
 }
@@ -801,7 +801,7 @@ static void test_modelled_set(void)
 		"replay_time_scale", "replay_redirect", "replay_align", "replay_scale",
 		"replay_skip", "file_service_type", "unified_rw_reporting",
 		"exitall", "exit_what", "exitall_on_error", "zonemode", "zonesize",
-		"fadvise_hint",
+		"fadvise_hint", "verify", "do_verify",
 		"zonerange", "zoneskip",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec",
 		"log_offset", "bwavgtime", "iopsavgtime",
