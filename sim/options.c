@@ -2778,7 +2778,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "max_latency", .type = FOPT_ULL,
-		.flags = FOPT_F_PERDIR | FOPT_F_TIME, .support = FOPT_REFUSED,
+		.flags = FOPT_F_PERDIR | FOPT_F_TIME, .support = FOPT_MODELLED,
+		.field = FIELD_NS, .off = OFF(max_latency),
 		.help = "End the job when an I/O takes longer than this",
 	},
 	{

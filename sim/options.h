@@ -280,6 +280,7 @@ struct job_options {
 	unsigned rate_cycle;			/* ms */
 	enum fio_rate_process rate_process;
 	uint64_t thinktime;			/* ns */
+	uint64_t max_latency[FIO_DDIR_COUNT];	/* ns, 0 = none */
 	uint64_t thinktime_spin;		/* ns */
 	unsigned thinktime_blocks;
 	enum fio_think_count thinktime_blocks_type;

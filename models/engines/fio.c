@@ -38,6 +38,7 @@
  * random numbers. Laying out a new file takes no simulated time.
  */
 #include <glib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -834,6 +835,25 @@ void fio_reaped(struct fio_thread *td, unsigned nr)
 		stats_add_reap(td->stats, sim_now(td->comp.sim), nr);
 }
 
+/* io_u.c's lat_fatal: an I/O slower than max_latency (its total latency,
+ * as fio measures it) fails the job with ETIMEDOUT, as it completes. */
+static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
+			      sim_time lat)
+{
+	static const char *const names[FIO_DDIR_COUNT] = {"read", "write", "trim"};
+	uint64_t max = td->o->max_latency[u->ddir];
+
+	if (!max || lat <= max || td->o->disable_lat)
+		return;
+	if (td->error)
+		return;
+	td->error_detail = g_strdup_printf(
+		"latency of %" PRIu64 " nsec exceeds specified max (%" PRIu64
+		" nsec): %s %s %" PRIu64 " %u", (uint64_t)lat, max,
+		u->file->path, names[u->ddir], u->offset, u->len);
+	td->error = 110;	/* ETIMEDOUT */
+}
+
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 {
 	struct xctx *x = task_xctx(td->task);
@@ -885,6 +905,7 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
+			check_max_latency(td, u, now - u->start_time);
 			if (td->logs)
 				fio_logs_io(td->logs, now, (enum stats_ddir)u->ddir,
 					    (uint64_t)res, u->offset,
@@ -2225,8 +2246,10 @@ unsigned fio_run_failed(const struct fio_run *r, GString *why)
 		const struct fio_thread *td = r->threads->pdata[i];
 		if (!td->error || td->power_cut)
 			continue;
-		g_string_append_printf(why, "job %s failed: error %d (%s)\n",
-				       td->name, td->error, g_strerror(td->error));
+		g_string_append_printf(why, "job %s failed: error %d (%s)%s%s\n",
+				       td->name, td->error, g_strerror(td->error),
+				       td->error_detail ? ": " : "",
+				       td->error_detail ? td->error_detail : "");
 		n++;
 	}
 	return n;
@@ -2334,6 +2357,7 @@ void fio_run_free(struct fio_run *r)
 		}
 		g_free(td->files);
 		g_free(td->vlog);
+		g_free(td->error_detail);
 		fio_replay_free(td->replay);
 		if (td->iolog)
 			iolog_writer_abort(td->iolog);

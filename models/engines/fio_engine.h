@@ -104,6 +104,7 @@ struct fio_thread {
 	size_t vlog_n, vlog_cap, vlog_next;
 	bool verifying;		/* do_verify's reads are being issued */
 	bool verify_round;	/* another round follows them */
+	char *error_detail;	/* what fio's log_err says of error, or NULL */
 	unsigned verify_synced;	/* files do_verify has synced so far */
 	bool verified;		/* a verify phase ran: time split by phase */
 	sim_time phase_start;	/* of the current write or verify phase */

@@ -50,6 +50,7 @@ OPTIONAL = [
     ("exitall", [None]), ("exit_what", ["stonewall", "all"]),
     ("exitall_on_error", [None]), ("fadvise_hint", ["0", "random", "sequential"]),
     ("verify", ["crc32c", "md5", "null"]), ("do_verify", ["0"]),
+    ("max_latency", ["100ms", "50us"]),
     ("random_distribution", ["zipf:1.2", "pareto:0.3", "normal:0:0.2",
                              "zoned:50/10:50/90"]),
     ("thinktime_blocks_type", ["issue"]),

@@ -801,7 +801,7 @@ static void test_modelled_set(void)
 		"replay_time_scale", "replay_redirect", "replay_align", "replay_scale",
 		"replay_skip", "file_service_type", "unified_rw_reporting",
 		"exitall", "exit_what", "exitall_on_error", "zonemode", "zonesize",
-		"fadvise_hint", "verify", "do_verify",
+		"fadvise_hint", "verify", "do_verify", "max_latency",
 		"zonerange", "zoneskip",
 		"write_bw_log", "write_lat_log", "write_iops_log", "log_avg_msec",
 		"log_offset", "bwavgtime", "iopsavgtime",
