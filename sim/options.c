@@ -1759,6 +1759,18 @@ static bool opt_zoneskip(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	return true;
 }
 
+static bool opt_latency_percentile(struct fopt_ctx *ctx,
+				   const struct fio_option_def *o,
+				   const char *text, GError **err)
+{
+	struct fopt_value v;
+
+	if (!value_parse(ctx, o, text, &v, err))
+		return false;
+	ctx->o->latency_percentile = v.nf ? v.f[0] : 100.0;
+	return true;
+}
+
 static bool opt_percentile_list(struct fopt_ctx *ctx, const struct fio_option_def *o,
 				const char *text, GError **err)
 {
@@ -2784,23 +2796,23 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "latency_target", .type = FOPT_STR_VAL_TIME,
-		.support = FOPT_REFUSED,
+		.support = FOPT_MODELLED, .field = FIELD_NS, .off = OFF(latency_target),
 		.help = "Find the deepest queue that keeps latency under this",
 	},
 	{
 		.name = "latency_window", .type = FOPT_STR_VAL_TIME,
-		.support = FOPT_IGNORED,
+		.support = FOPT_MODELLED, .field = FIELD_NS, .off = OFF(latency_window),
 		.help = "Time latency_target must hold (with latency_target)",
 	},
 	{
 		.name = "latency_percentile", .type = FOPT_FLOAT_LIST,
 		.def = "100", .maxlen = 1, .fmin = 0.0, .fmax = 100.0,
-		.support = FOPT_IGNORED,
+		.support = FOPT_MODELLED, .parse = opt_latency_percentile,
 		.help = "Percent of I/Os under latency_target (with latency_target)",
 	},
 	{
 		.name = "latency_run", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_IGNORED,
+		.support = FOPT_MODELLED, .field = FIELD_BOOL, .off = OFF(latency_run),
 		.help = "Keep adjusting the depth for latency_target (with latency_target)",
 	},
 	{

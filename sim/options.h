@@ -281,6 +281,10 @@ struct job_options {
 	enum fio_rate_process rate_process;
 	uint64_t thinktime;			/* ns */
 	uint64_t max_latency[FIO_DDIR_COUNT];	/* ns, 0 = none */
+	uint64_t latency_target;		/* ns, 0 = none */
+	uint64_t latency_window;		/* ns */
+	double latency_percentile;		/* of I/Os under the target */
+	bool latency_run;
 	uint64_t thinktime_spin;		/* ns */
 	unsigned thinktime_blocks;
 	enum fio_think_count thinktime_blocks_type;

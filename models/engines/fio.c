@@ -19,6 +19,9 @@
  * io_u_complete, loop, sqe_prep, cqe_reap, aio_prep, event_reap; per KiB
  * (ns/KiB): verify_fill and one verify_ALGO per checksum.
  *
+ * latency_target: fio's depth search (lat_target_*), the depth the loop
+ * queues to changing per latency_window; max_latency fails the job.
+ *
  * verify: each write is filled and summed; after each round do_verify
  * syncs the files, drops their cache and reads the round's writes back
  * (fio's io_hist: in write order with a random map, else sorted by offset
@@ -377,7 +380,7 @@ static bool thread_done_issuing(struct fio_thread *td)
 	    td->rw_completed + td->inflight >=
 			     o->number_ios * MAX(o->loops, 1u))
 		return true;
-	return td->exhausted || td->error;
+	return td->exhausted || td->error || td->lat_done;
 }
 
 /* fio's get_rw_ddir: once the write count is a multiple of fsync=
@@ -500,8 +503,11 @@ static bool file_done(struct fio_thread *td, struct fio_file *f)
 	return false;
 }
 
+static void lat_target_init(struct fio_thread *td);
+
 static void start_round(struct fio_thread *td)
 {
+	lat_target_init(td);
 	td->round_wait = false;
 	td->files_done = 0;
 	td->round_ios = 0;
@@ -835,6 +841,112 @@ void fio_reaped(struct fio_thread *td, unsigned nr)
 		stats_add_reap(td->stats, sim_now(td->comp.sim), nr);
 }
 
+/* ---- latency_target ---- */
+
+/* How deep the job may queue: latency_target's current depth, or iodepth. */
+static unsigned depth(const struct fio_thread *td)
+{
+	return td->o->latency_target ? td->lat_qd : td->o->iodepth;
+}
+
+static void lat_new_cycle(struct fio_thread *td)
+{
+	td->lat_ts = sim_now(td->comp.sim);
+	td->lat_ios = td->lat_blocks;
+	td->lat_failed = 0;
+}
+
+/* lat_target_init, as each do_io starts: from depth 1, up to iodepth. */
+static void lat_target_init(struct fio_thread *td)
+{
+	td->lat_end_run = false;
+	if (!td->o->latency_target)
+		return;
+	td->lat_qd = 1;
+	td->lat_qd_high = td->o->iodepth;
+	td->lat_qd_low = 1;
+	lat_new_cycle(td);
+}
+
+/* __lat_target_failed: halve towards the last good depth and quiesce;
+ * true at depth 1, where the job fails. */
+static bool lat_target_down(struct fio_thread *td)
+{
+	if (td->lat_qd == 1)
+		return true;
+	td->lat_qd_high = td->lat_qd;
+	if (td->lat_qd == td->lat_qd_low)
+		td->lat_qd_low--;
+	td->lat_qd = (td->lat_qd + td->lat_qd_low) / 2;
+	td->lat_stable = 0;
+	td->lat_quiesce = true;
+	lat_new_cycle(td);
+	return false;
+}
+
+/* lat_target_success: double (or bisect up to the last failing depth);
+ * the same depth twice starts the final run, whose figures alone are
+ * reported, and ends the job after it. */
+static void lat_target_up(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	unsigned qd = td->lat_qd;
+
+	td->lat_qd_low = td->lat_qd;
+	if (td->lat_qd + 1 == td->lat_qd_high && ++td->lat_stable >= 3) {
+		td->lat_qd_high++;
+		td->lat_stable = 0;
+	}
+	if (td->lat_qd_high != o->iodepth)
+		td->lat_qd = (td->lat_qd + td->lat_qd_high) / 2;
+	else
+		td->lat_qd *= 2;
+	td->lat_qd = MIN(td->lat_qd, o->iodepth);
+	if (!o->latency_run && td->lat_qd == qd) {
+		if (td->lat_end_run) {
+			td->lat_done = true;
+		} else {
+			td->lat_quiesce = true;
+			td->lat_reset = true;
+			td->lat_end_run = true;
+		}
+	}
+	lat_new_cycle(td);
+}
+
+/* lat_target_check, once per pass of the loop after the ramp: at the end
+ * of each latency_window, up if enough I/Os met the target, else down. */
+static void lat_target_check(struct fio_thread *td)
+{
+	sim_time now = sim_now(td->comp.sim);
+
+	if (now - td->lat_ts < td->o->latency_window)
+		return;
+	uint64_t ios = td->lat_blocks - td->lat_ios;
+	/* 0/0 is NaN, which is below any percentile, as in fio */
+	double ok = (double)(ios - td->lat_failed) / (double)ios * 100.0;
+	if (ok >= td->o->latency_percentile)
+		lat_target_up(td);
+	else
+		lat_target_down(td);
+}
+
+/* reset_all_stats for the final run: its figures, CPU time and runtime
+ * start now. */
+static void lat_reset_stats(struct fio_thread *td)
+{
+	sim_time now = sim_now(td->comp.sim);
+
+	td->lat_reset = false;
+	td->ramp_end = now;
+	td->stats_on = false;
+	if (td->o->runtime)
+		td->run_deadline = now + td->o->runtime;
+	stats_init(td->stats, &td->stats_cfg, now);
+	td->lat_blocks = 0;
+	lat_new_cycle(td);
+}
+
 /* io_u.c's lat_fatal: an I/O slower than max_latency (its total latency,
  * as fio measures it) fails the job with ETIMEDOUT, as it completes. */
 static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
@@ -852,6 +964,31 @@ static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
 		" nsec): %s %s %" PRIu64 " %u", (uint64_t)lat, max,
 		u->file->path, names[u->ddir], u->offset, u->len);
 	td->error = 110;	/* ETIMEDOUT */
+}
+
+/* An I/O over latency_target: with latency_percentile=100 the depth goes
+ * down at once (at depth 1 the job fails, as with max_latency); else it
+ * counts against the window. */
+static void lat_target_io(struct fio_thread *td, const struct fio_io_u *u,
+			  sim_time lat)
+{
+	const struct job_options *o = td->o;
+
+	td->lat_blocks++;
+	if (!o->latency_target || lat <= o->latency_target || o->disable_lat)
+		return;
+	if (o->latency_percentile < 100.0) {
+		td->lat_failed++;
+		return;
+	}
+	if (lat_target_down(td) && !td->error) {
+		td->error_detail = g_strdup_printf(
+			"latency of %" PRIu64 " nsec exceeds specified max (%" PRIu64
+			" nsec): %s %s %" PRIu64 " %u", (uint64_t)lat,
+			o->latency_target, u->file->path,
+			u->ddir == FIO_DDIR_READ ? "read" : "write", u->offset, u->len);
+		td->error = 110;	/* ETIMEDOUT */
+	}
 }
 
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
@@ -906,6 +1043,7 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
 			check_max_latency(td, u, now - u->start_time);
+			lat_target_io(td, u, now - u->start_time);
 			if (td->logs)
 				fio_logs_io(td->logs, now, (enum stats_ddir)u->ddir,
 					    (uint64_t)res, u->offset,
@@ -1294,12 +1432,28 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	if (td->eng->sync)
 		return;	/* the engine resumes the loop */
 	td->queued++;
-	if (td->queued >= o->iodepth_batch || td->inflight >= o->iodepth) {
+	if (td->queued >= o->iodepth_batch || td->inflight >= depth(td)) {
 		td->queued = 0;
 		td->eng->commit(td);
 		return;
 	}
 	task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
+}
+
+/* One step towards nothing queued or in flight: commit what is queued,
+ * else reap everything; false once there is nothing left out. */
+static bool quiesce_step(struct fio_thread *td)
+{
+	if (td->queued) {
+		td->queued = 0;
+		td->eng->commit(td);
+		return true;
+	}
+	if (td->inflight) {
+		td->eng->getevents(td, td->inflight, td->inflight);
+		return true;
+	}
+	return false;
 }
 
 static void do_io(struct fio_thread *td)
@@ -1315,6 +1469,16 @@ static void do_io(struct fio_thread *td)
 	}
 	if (td->checks_min_rate && !td->error && min_rate_failed(td))
 		td->error = 5;	/* EIO, as fio's td_verror in check_min_rate */
+	if (o->latency_target && td->stats_on && !td->lat_quiesce)
+		lat_target_check(td);
+	/* io_u_quiesce after a change of depth, before the final run */
+	if (td->lat_quiesce) {
+		if (quiesce_step(td))
+			return;
+		td->lat_quiesce = false;
+		if (td->lat_reset)
+			lat_reset_stats(td);
+	}
 	bool stop = thread_done_issuing(td);
 	if (!stop && !td->pausing && !td->verifying && think_due(td)) {
 		td->think_last = think_count(td);
@@ -1323,7 +1487,7 @@ static void do_io(struct fio_thread *td)
 		td->pause_sleep = o->thinktime - td->pause_spin;
 	}
 	if (!stop && !td->pausing && !td->verifying && td->rated && !sync_due(td) &&
-	    !td->draining && td->inflight < o->iodepth) {
+	    !td->draining && td->inflight < depth(td)) {
 		if (!td->ddir_chosen) {
 			td->next_ddir = pick_ddir(td);
 			td->ddir_chosen = true;
@@ -1352,15 +1516,8 @@ static void do_io(struct fio_thread *td)
 	/* The end of a round: do_io commits and reaps everything before
 	 * keep_running lets the next one start. */
 	if (td->round_wait && !stop) {
-		if (td->queued) {
-			td->queued = 0;
-			td->eng->commit(td);
+		if (quiesce_step(td))
 			return;
-		}
-		if (td->inflight) {
-			td->eng->getevents(td, td->inflight, td->inflight);
-			return;
-		}
 		if (td->verifying)
 			verify_end(td);
 		else if (verify_begin(td, true))
@@ -1370,7 +1527,7 @@ static void do_io(struct fio_thread *td)
 	}
 	/* iodepth_low: once the queue has been full, fio reaps until it is
 	 * down to iodepth_low before it queues again (wait_for_completions). */
-	if (td->inflight >= o->iodepth)
+	if (td->inflight >= depth(td))
 		td->draining = true;
 	else if (td->inflight <= o->iodepth_low)
 		td->draining = false;
@@ -1497,6 +1654,7 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 
 	if (type == TD_BEGIN) {
 		td->iolog_t0 = sim_now(td->comp.sim);
+		lat_target_init(td);
 		for (unsigned i = 0; i < td->nfiles; i++)
 			if (td->files[i].f)
 				fadvise_hint(td, td->files[i].f);
@@ -1605,6 +1763,21 @@ static bool check_modelled(const struct job *job, GError **err)
 		return refuse(job, "verify", err, "a job that reads or trims "
 			      "checks data written before it ran; only write "
 			      "jobs and their verify phase are modelled");
+	if (o->latency_target) {
+		const char *with = o->rate[0] || o->rate[1] || o->rate[2] ? "rate" :
+				   o->rate_iops[0] || o->rate_iops[1] || o->rate_iops[2] ?
+				   "rate_iops" : o->thinktime ? "thinktime" :
+				   o->number_ios ? "number_ios" :
+				   o->verify != FIO_VERIFY_NONE ? "verify" :
+				   o->read_iolog ? "read_iolog" :
+				   o->write_lat_log || o->write_bw_log || o->write_iops_log ?
+				   "write_*_log" : NULL;
+		g_autofree char *why = with ? g_strdup_printf(
+			"not modelled together with %s (fio restarts the job's "
+			"figures for its final run)", with) : NULL;
+		if (with)
+			return refuse(job, "latency_target", err, why);
+	}
 	if (o->verify != FIO_VERIFY_NONE && o->read_iolog)
 		return refuse(job, "verify", err, "a replayed trace is not "
 			      "verified");
@@ -2138,7 +2311,10 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->unit_bits = o->unit_base == 1;
 	oj->group_reporting = o->group_reporting;
 	oj->unified = o->unified_rw_reporting == FIO_UNIFIED_MIXED;
-	oj->latency_depth = o->iodepth;
+	oj->latency_depth = o->latency_target ? td->lat_qd : o->iodepth;
+	oj->latency_target = o->latency_target;
+	oj->latency_window = o->latency_window / SIM_USEC;
+	oj->latency_percentile = o->latency_percentile;
 	oj->stats = st;
 }
 

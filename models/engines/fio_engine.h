@@ -105,6 +105,16 @@ struct fio_thread {
 	bool verifying;		/* do_verify's reads are being issued */
 	bool verify_round;	/* another round follows them */
 	char *error_detail;	/* what fio's log_err says of error, or NULL */
+	/* latency_target: fio's latency_qd search (io_u.c lat_target_*) */
+	unsigned lat_qd, lat_qd_high, lat_qd_low, lat_stable;
+	sim_time lat_ts;	/* this window's start */
+	uint64_t lat_blocks;	/* read/write I/Os done since the last reset */
+	uint64_t lat_ios;	/* lat_blocks at the window's start */
+	uint64_t lat_failed;	/* over the target this window */
+	bool lat_end_run;	/* the final run at the depth found */
+	bool lat_done;
+	bool lat_quiesce;	/* reap all in flight before going on */
+	bool lat_reset;		/* then start the final run's figures */
 	unsigned verify_synced;	/* files do_verify has synced so far */
 	bool verified;		/* a verify phase ran: time split by phase */
 	sim_time phase_start;	/* of the current write or verify phase */
