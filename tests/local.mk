@@ -308,12 +308,13 @@ TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.sh \
 	tests/job-end-vs-fio.sh tests/size-percent-vs-fio.sh tests/file-service-vs-fio.sh \
 	tests/unified-rw.sh tests/exitall.sh tests/zonemode-vs-fio.sh \
 	tests/flush-disk-stats.sh tests/random-map.sh tests/verify-vs-fio.sh \
-	tests/max-latency.sh tests/latency-target.sh
+	tests/max-latency.sh tests/latency-target.sh tests/round-syncs-vs-fio.sh
 EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.sh \
 	tests/job-end-vs-fio.sh tests/issued-lines.sh tests/size-percent-vs-fio.sh \
 	tests/file-service-vs-fio.sh tests/unified-rw.sh tests/exitall.sh \
 	tests/zonemode-vs-fio.sh tests/flush-disk-stats.sh tests/random-map.sh \
-	tests/verify-vs-fio.sh tests/max-latency.sh tests/latency-target.sh
+	tests/verify-vs-fio.sh tests/max-latency.sh tests/latency-target.sh \
+	tests/round-syncs-vs-fio.sh
 
 # The parameter tables of docs/models are the code's.
 TESTS += tests/docs-params.sh

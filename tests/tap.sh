@@ -52,3 +52,12 @@ loop_attach() {
 		return 1
 	}
 }
+
+# iolog_ops LOG: the writes, syncs, reads and trims of a write_iolog, one
+# letter each (w, s, r, t), on one line.
+iolog_ops() {
+	awk '$3 == "write" || $3 == "read" || $3 == "trim" ||
+	     $3 == "sync" || $3 == "datasync" {
+		printf "%s", $3 == "datasync" ? "s" : substr($3, 1, 1) }
+	     END { print "" }' "$1"
+}

@@ -508,12 +508,21 @@ static void lat_target_init(struct fio_thread *td);
 static void start_round(struct fio_thread *td)
 {
 	lat_target_init(td);
+	td->end_fsyncs = 0;
+	/* clear_io_state's reset_io_counters: a sync due at the end of the
+	 * last round is due again (fio 3.33, fsync=4 over 8 writes, loops=2:
+	 * two syncs between the rounds) */
+	td->last_was_sync = false;
 	td->round_wait = false;
 	td->files_done = 0;
 	td->round_ios = 0;
 	td->round_bytes = 0;
+	/* and each file starts again from its start offset, in its first
+	 * strided zone */
+	td->zone_bytes = 0;
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		td->files[i].round_done = false;
+		td->files[i].region_start = td->files[i].zone_origin;
 		file_new_pass(td, &td->files[i]);
 	}
 }
@@ -1440,6 +1449,25 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	task_then(td->task, SIM_MSG(&td->comp, TD_LOOP, NULL, 0));
 }
 
+/* end_fsync (and fsync_on_close) at the end of each do_io, once its last
+ * write is done: the next file's sync; false when all are issued or none
+ * is due (should_fsync: not right after a sync). fio syncs each file again
+ * as it closes it, after the job and outside its figures, which is not
+ * simulated. */
+static bool end_fsync_step(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	if (!(o->end_fsync || o->fsync_on_close) ||
+	    !fio_rw_does(o->rw, FIO_DDIR_WRITE) || td->error ||
+	    td->end_fsyncs >= td->nfiles || (!td->end_fsyncs && td->last_was_sync))
+		return false;
+	struct fio_io_u *u = get_io_u(td);
+	fill_sync(td, u, &td->files[td->end_fsyncs++], false);
+	issue(td, u);
+	return true;
+}
+
 /* One step towards nothing queued or in flight: commit what is queued,
  * else reap everything; false once there is nothing left out. */
 static bool quiesce_step(struct fio_thread *td)
@@ -1517,6 +1545,8 @@ static void do_io(struct fio_thread *td)
 	 * keep_running lets the next one start. */
 	if (td->round_wait && !stop) {
 		if (quiesce_step(td))
+			return;
+		if (!td->o->time_based && !td->verifying && end_fsync_step(td))
 			return;
 		if (td->verifying)
 			verify_end(td);
@@ -1605,18 +1635,8 @@ static void do_io(struct fio_thread *td)
 		td->eng->getevents(td, min, max);
 		return;
 	}
-	/* end_fsync: sync each file once the last write is done. do_io does
-	 * the same for fsync_on_close; fio then syncs each file again as it
-	 * closes it, after the job and outside its figures, which is not
-	 * simulated. */
-	if ((o->end_fsync || o->fsync_on_close) &&
-	    fio_rw_does(o->rw, FIO_DDIR_WRITE) && !td->error &&
-	    td->end_fsyncs < td->nfiles && (td->end_fsyncs || !td->last_was_sync)) {
-		struct fio_io_u *u = get_io_u(td);
-		fill_sync(td, u, &td->files[td->end_fsyncs++], false);
-		issue(td, u);
+	if (end_fsync_step(td))
 		return;
-	}
 	if (td->verifying) {
 		verify_end(td);
 	} else if (verify_begin(td, false)) {
