@@ -1051,8 +1051,11 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
-			check_max_latency(td, u, now - u->start_time);
-			lat_target_io(td, u, now - u->start_time);
+			/* one test on the hot path for both options */
+			if (__builtin_expect(td->lat_watch, 0)) {
+				check_max_latency(td, u, now - u->start_time);
+				lat_target_io(td, u, now - u->start_time);
+			}
 			if (td->logs)
 				fio_logs_io(td->logs, now, (enum stats_ddir)u->ddir,
 					    (uint64_t)res, u->offset,
@@ -1673,7 +1676,11 @@ static void td_handle(struct sim_component *c, unsigned type, void *ptr,
 	struct fio_thread *td = (struct fio_thread *)c;
 
 	if (type == TD_BEGIN) {
+		const struct job_options *o = td->o;
 		td->iolog_t0 = sim_now(td->comp.sim);
+		td->lat_watch = o->latency_target || o->max_latency[FIO_DDIR_READ] ||
+				o->max_latency[FIO_DDIR_WRITE] ||
+				o->max_latency[FIO_DDIR_TRIM];
 		lat_target_init(td);
 		for (unsigned i = 0; i < td->nfiles; i++)
 			if (td->files[i].f)

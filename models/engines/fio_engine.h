@@ -115,6 +115,7 @@ struct fio_thread {
 	bool lat_done;
 	bool lat_quiesce;	/* reap all in flight before going on */
 	bool lat_reset;		/* then start the final run's figures */
+	bool lat_watch;		/* latency_target or a max_latency is set */
 	unsigned verify_synced;	/* files do_verify has synced so far */
 	bool verified;		/* a verify phase ran: time split by phase */
 	sim_time phase_start;	/* of the current write or verify phase */

@@ -89,7 +89,7 @@ static void set(struct fio_randmap *m, uint64_t b)
 	}
 }
 
-uint64_t fio_randmap_take(struct fio_randmap *m, uint64_t b)
+uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b)
 {
 	uint64_t f = first_free(m, 0, b);
 

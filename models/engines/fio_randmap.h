@@ -23,8 +23,21 @@ void fio_randmap_init(struct fio_randmap *m, uint64_t nblocks);
 void fio_randmap_destroy(struct fio_randmap *m);
 /* A new pass: every block free again. */
 void fio_randmap_clear(struct fio_randmap *m);
+/* The search, when block b is used. */
+uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b);
+
 /* Use block b, or if it is used the first free block after it, wrapping
- * to the start (axmap_next_free); FIO_RANDMAP_NONE when none is free. */
-uint64_t fio_randmap_take(struct fio_randmap *m, uint64_t b);
+ * to the start (axmap_next_free); FIO_RANDMAP_NONE when none is free.
+ * Inline for the common case, a free block whose word stays not full. */
+static inline uint64_t fio_randmap_take(struct fio_randmap *m, uint64_t b)
+{
+	uint64_t *word = &m->bits[0][b / 64], bit = 1ULL << (b % 64);
+
+	if (!(*word & bit) && (*word | bit) != ~0ULL) {
+		*word |= bit;
+		return b;
+	}
+	return fio_randmap_take_next(m, b);
+}
 
 #endif
