@@ -366,12 +366,18 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	return true;
 }
 
+/* Ended by another job (exitall) or by its runtime. */
+static bool run_over(const struct fio_thread *td)
+{
+	return td->terminate ||
+	       (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline);
+}
+
 static bool thread_done_issuing(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
 
-	if (td->terminate ||
-	    (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline))
+	if (run_over(td))
 		return true;
 	/* fio's exceeds_number_ios: reads, writes and trims done, plus
 	 * every I/O in flight, syncs included; number_ios is per loop.
@@ -614,8 +620,7 @@ static bool verify_begin(struct fio_thread *td, bool round_follows)
 	const struct job_options *o = td->o;
 
 	if (!verify_wanted(o) || o->time_based || !td->vlog_n || td->error ||
-	    td->terminate ||
-	    (td->run_deadline && sim_now(td->comp.sim) >= td->run_deadline))
+	    run_over(td))
 		return false;
 	if (!td->files[0].map.nlevels)
 		verify_sort(td);
@@ -956,16 +961,13 @@ static void lat_reset_stats(struct fio_thread *td)
 	lat_new_cycle(td);
 }
 
-/* io_u.c's lat_fatal: an I/O slower than max_latency (its total latency,
- * as fio measures it) fails the job with ETIMEDOUT, as it completes. */
-static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
-			      sim_time lat)
+/* io_u.c's lat_fatal: the job fails with ETIMEDOUT, fio's message kept
+ * for its failure line. */
+static void lat_fatal(struct fio_thread *td, const struct fio_io_u *u,
+		      sim_time lat, uint64_t max)
 {
 	static const char *const names[FIO_DDIR_COUNT] = {"read", "write", "trim"};
-	uint64_t max = td->o->max_latency[u->ddir];
 
-	if (!max || lat <= max || td->o->disable_lat)
-		return;
 	if (td->error)
 		return;
 	td->error_detail = g_strdup_printf(
@@ -973,6 +975,17 @@ static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
 		" nsec): %s %s %" PRIu64 " %u", (uint64_t)lat, max,
 		u->file->path, names[u->ddir], u->offset, u->len);
 	td->error = 110;	/* ETIMEDOUT */
+}
+
+/* An I/O slower than max_latency (its total latency, as fio measures
+ * it) fails the job as it completes. */
+static void check_max_latency(struct fio_thread *td, const struct fio_io_u *u,
+			      sim_time lat)
+{
+	uint64_t max = td->o->max_latency[u->ddir];
+
+	if (max && lat > max && !td->o->disable_lat)
+		lat_fatal(td, u, lat, max);
 }
 
 /* An I/O over latency_target: with latency_percentile=100 the depth goes
@@ -990,14 +1003,8 @@ static void lat_target_io(struct fio_thread *td, const struct fio_io_u *u,
 		td->lat_failed++;
 		return;
 	}
-	if (lat_target_down(td) && !td->error) {
-		td->error_detail = g_strdup_printf(
-			"latency of %" PRIu64 " nsec exceeds specified max (%" PRIu64
-			" nsec): %s %s %" PRIu64 " %u", (uint64_t)lat,
-			o->latency_target, u->file->path,
-			u->ddir == FIO_DDIR_READ ? "read" : "write", u->offset, u->len);
-		td->error = 110;	/* ETIMEDOUT */
-	}
+	if (lat_target_down(td))
+		lat_fatal(td, u, lat, o->latency_target);
 }
 
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
@@ -1533,15 +1540,9 @@ static void do_io(struct fio_thread *td)
 	if (stop)
 		td->pausing = false;
 	if (td->pausing) {
-		/* io_u_quiesce: commit what is queued, reap all in flight. */
-		if (td->queued) {
-			td->queued = 0;
-			td->eng->commit(td);
-		} else if (td->inflight) {
-			td->eng->getevents(td, td->inflight, td->inflight);
-		} else {
+		/* io_u_quiesce, then the pause */
+		if (!quiesce_step(td))
 			pause_now(td);
-		}
 		return;
 	}
 	/* The end of a round: do_io commits and reaps everything before
