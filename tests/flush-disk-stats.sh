@@ -34,12 +34,9 @@ print(json.load(open(sys.argv[1]))["disk_util"][0]["write_ios"])' "$tmp/j"
 kernel() {
 	cache=$1
 	shift
-	dev=/sys/block/${loop#/dev/}
-	echo "$cache" >"$dev/queue/write_cache" || return 1
-	before=$(awk '{print $5}' "$dev/stat")
-	"$fio" --name=w --filename="$loop" --rw=write --bs=4k \
-		--ioengine=psync "$@" >/dev/null 2>&1 || return 1
-	echo $(($(awk '{print $5}' "$dev/stat") - before))
+	loop_set write_cache "$cache" || return 1
+	loop_ios writes "$fio" --name=w --filename="$loop" --rw=write --bs=4k \
+		--ioengine=psync "$@"
 }
 
 fio=$(fio333)

@@ -48,13 +48,10 @@ got=$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["disk_util"][0]["write_ios"])' "$tmp/j")
 check "storsim: $lo-$hi device writes ($got)" test "$got" -ge $lo -a "$got" -le $hi
 if [ -n "$fio" ] && loop_attach 64m; then
-	dev=/sys/block/${loop#/dev/}
-	echo "write back" >"$dev/queue/write_cache"
-	before=$(awk '{print $5}' "$dev/stat")
-	"$fio" --filename="$loop" "$@" >/dev/null 2>&1
-	k=$(($(awk '{print $5}' "$dev/stat") - before))
+	loop_set write_cache "write back"
+	k=$(loop_ios writes "$fio" --filename="$loop" "$@")
 	check "Linux under fio 3.33: $lo-$hi device writes ($k)" \
-		test "$k" -ge $lo -a "$k" -le $hi
+		test "${k:-0}" -ge $lo -a "${k:-0}" -le $hi
 else
 	ok "Linux under fio 3.33 # SKIP no fio 3.33, root or loop device"
 fi

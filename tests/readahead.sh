@@ -45,13 +45,10 @@ kernel() {
 		*) opts="$opts --$a" ;;
 		esac
 	done
-	dev=/sys/block/${loop#/dev/}
-	echo "$ra" >"$dev/queue/read_ahead_kb" || return 1
-	before=$(awk '{print $1}' "$dev/stat")
+	loop_set read_ahead_kb "$ra" || return 1
 	# shellcheck disable=SC2086
-	"$fio" --name=r --filename="$loop" --bs=4k --size=64m --direct=0 \
-		--ioengine=psync $opts >/dev/null 2>&1 || return 1
-	echo $(($(awk '{print $1}' "$dev/stat") - before))
+	loop_ios reads "$fio" --name=r --filename="$loop" --bs=4k --size=64m \
+		--direct=0 --ioengine=psync $opts
 }
 
 fio=$(fio333)

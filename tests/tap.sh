@@ -61,3 +61,20 @@ iolog_ops() {
 		printf "%s", $3 == "datasync" ? "s" : substr($3, 1, 1) }
 	     END { print "" }' "$1"
 }
+# loop_set KEY VALUE: the loop device's queue/KEY (read_ahead_kb,
+# write_cache, ...).
+loop_set() {
+	echo "$2" >"/sys/block/${loop#/dev/}/queue/$1"
+}
+# loop_ios reads|writes COMMAND...: the reads or writes the loop device
+# completed while COMMAND ran, from /sys/block/loopN/stat; fails, printing
+# nothing, when COMMAND does.
+loop_ios() {
+	local f stat before
+	case "$1" in reads) f=1 ;; *) f=5 ;; esac
+	shift
+	stat=/sys/block/${loop#/dev/}/stat
+	before=$(awk -v f="$f" '{print $f}' "$stat")
+	"$@" >/dev/null 2>&1 || return 1
+	echo $(($(awk -v f="$f" '{print $f}' "$stat") - before))
+}

@@ -118,10 +118,7 @@ got=$("$STORSIM" run --output-format=json --filename=/dev/nvme0n1 "$@" \
 	--invalidate=0 2>/dev/null | dreads)
 check "storsim: 4096 device reads, invalidate=0 ($got)" test "$got" = 4096
 if [ -n "$fio" ] && loop_attach 64m; then
-	dev=/sys/block/${loop#/dev/}
-	before=$(awk '{print $1}' "$dev/stat")
-	fio_tmp --filename="$loop" "$@" --invalidate=0 >/dev/null 2>&1
-	k=$(($(awk '{print $1}' "$dev/stat") - before))
+	k=$(loop_ios reads fio_tmp --filename="$loop" "$@" --invalidate=0)
 	check "Linux under fio 3.33: 4096 device reads, invalidate=0 ($k)" test "$k" = 4096
 else
 	ok "Linux under fio 3.33 # SKIP no fio 3.33, root or loop device"
