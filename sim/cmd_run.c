@@ -80,8 +80,18 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
+	g_autofree struct output_job *plain = NULL;
 
 	out.terse_version = (unsigned)ro->terse_version;
+	if (ro->no_profile) {
+		/* fio's output alone: without each job's latency by layer. */
+		plain = g_memdup2(out.jobs, out.nr_jobs * sizeof(*plain));
+		for (size_t i = 0; i < out.nr_jobs; i++) {
+			plain[i].json_extra = NULL;
+			plain[i].text_extra = NULL;
+		}
+		out.jobs = plain;
+	}
 	g_autoptr(GString) own = g_string_new(NULL);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
@@ -226,7 +236,7 @@ int cmd_run(int argc, char **argv)
 		{"cmdhelp", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK,
 		 opt_cmdhelp, "Help on fio's options, or on one", "OPTION"},
 		{"no-cpu-profile", 0, 0, G_OPTION_ARG_NONE, &ro.no_profile,
-		 "Leave out the simulated CPU profile", NULL},
+		 "Leave out storsim's own figures: the simulated CPU profile, each job's latency by layer", NULL},
 		{NULL},
 	};
 

@@ -16,6 +16,7 @@ libstorsim_a_SOURCES += \
 	sim/experiment.c sim/experiment.h \
 	sim/cmd_reproduce.c \
 	sim/report.c sim/report.h \
+	sim/io_trace.c sim/io_trace.h \
 	sim/cmd_run.c \
 	sim/cmd_sweep.c
 libstorsim_a_SOURCES += \

@@ -487,10 +487,18 @@ static void add_counts(uint64_t *dst, const uint64_t *src, size_t n)
 		dst[i] += src[i];
 }
 
+void stats_add_layers(struct job_stats *js, enum stats_ddir ddir,
+		      sim_time start, const struct io_trace *tr, sim_time now)
+{
+	io_layers_add(&js->layers[js->cfg.unified ? STATS_READ : ddir], start,
+		      tr, now);
+}
+
 void stats_sum(struct job_stats *dst, const struct job_stats *src)
 {
 	dst->cfg = src->cfg;
 	for (int d = 0; d < STATS_DDIR_NR; d++) {
+		io_layers_merge(&dst->layers[d], &src->layers[d]);
 		for (int l = 0; l < STATS_LAT_NR; l++)
 			sum_moments(&dst->lat[l][d], &src->lat[l][d]);
 		add_moments(&dst->bw[d], &src->bw[d]);

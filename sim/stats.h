@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "io_trace.h"
 #include "sim.h"
 
 enum stats_ddir { STATS_READ, STATS_WRITE, STATS_TRIM, STATS_DDIR_NR };
@@ -124,6 +125,8 @@ struct job_stats {
 
 	struct stats_window bw_window, iops_window;
 
+	struct io_layers layers[STATS_DDIR_NR];	/* storsim's, not fio's */
+
 	uint64_t plat[STATS_LAT_NR][STATS_DDIR_NR][STATS_PLAT_NR];
 	uint64_t sync_plat[STATS_PLAT_NR];
 };
@@ -164,6 +167,10 @@ void stats_free(struct job_stats *js);
 void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
 		  uint64_t bytes, uint64_t slat_ns, uint64_t clat_ns,
 		  uint64_t lat_ns);
+/* Where the latency of that I/O went, from its start to now, by the
+ * stamps it collected on its way (storsim's own figure). */
+void stats_add_layers(struct job_stats *js, enum stats_ddir ddir,
+		      sim_time start, const struct io_trace *tr, sim_time now);
 /* An I/O of direction ddir failed at now: fio counted it when it queued
  * it (total_io_u, the "issued" line and IOPS), with no bytes or latency. */
 void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now);

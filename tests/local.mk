@@ -319,3 +319,5 @@ EXTRA_DIST += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.
 # The parameter tables of docs/models are the code's.
 TESTS += tests/docs-params.sh
 EXTRA_DIST += tests/docs-params.sh
+TESTS += tests/latency-by-layer.sh
+EXTRA_DIST += tests/latency-by-layer.sh

@@ -296,6 +296,9 @@ static void dispatch_list(struct xctx *x, struct request *head)
 		head = rq->next;
 		rq->next = NULL;
 		account_start(rq->q, rq);
+		if (rq->bio->trace)
+			io_trace_stamp_last(rq->bio->trace, IOS_DISPATCH,
+					    xctx_clock(x));
 		/* bd->last: the last request of this queue in the batch. */
 		bool last = !head || head->hctx != rq->hctx;
 		rq->q->drv->queue_rq(x, rq->hctx, rq, last);
@@ -412,6 +415,8 @@ void submit_bio(struct xctx *x, struct bio *bio)
 	const struct blk_mq_params *p = q->p;
 	uint64_t max_bytes = (uint64_t)q->cfg.max_sectors * 512;
 
+	if (bio->trace)
+		io_trace_stamp_last(bio->trace, IOS_QUEUE, xctx_clock(x));
 	xctx_charge(x, st_submit_bio, p->submit_bio);
 	/* A bio of one page skips the segment split altogether (the
 	 * single-segment shortcut in __blk_queue_split / bio_split_to_limits);
@@ -515,6 +520,8 @@ static void end_request(struct xctx *x, struct request *rq,
 
 	xctx_charge(x, st_end_request, cost);
 	account_done(q, rq);
+	if (bio->trace)
+		io_trace_stamp_last(bio->trace, IOS_END, xctx_clock(x));
 	rq->bio = NULL;
 	hc->free_tags[hc->nfree++] = rq->tag;
 	if (status && !bio->status)

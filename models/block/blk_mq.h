@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "host/host.h"
+#include "io_trace.h"
 #include "params.h"
 
 struct blk_queue;
@@ -56,6 +57,11 @@ struct bio {
 	uint32_t nr_segs;	/* bvec segments (pages) */
 	void (*end_io)(struct xctx *x, struct bio *bio);
 	void *private;
+	/* The application I/O it serves, or NULL. blk-mq stamps IOS_QUEUE,
+	 * IOS_DISPATCH and IOS_END in it; the driver stamps IOS_ISSUE,
+	 * IOS_DEVICE_DONE and IOS_HANDLE (io_trace_stamp_last, through the
+	 * request's bio), at xctx_clock() where it works in a step. */
+	struct io_trace *trace;
 	/* internal */
 	struct bio *parent;	/* a split bio's original */
 	uint32_t remaining;	/* split children not yet ended */

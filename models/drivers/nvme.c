@@ -77,6 +77,7 @@ struct nvme_queue {
 	bool poll;
 	struct nvme_sqe *sq;
 	struct nvme_cqe *cq;
+	sim_time *cqe_at;	/* when the device wrote each CQ entry */
 	struct nvme_dsm_range *dsm;	/* by tag: a discard's range list */
 	uint32_t depth;
 	uint32_t sq_tail;
@@ -159,11 +160,14 @@ static void host_dma_write(void *host, uint64_t addr, const void *buf, size_t le
 		return;
 	memcpy(dst, buf, len);
 	unsigned qid = (unsigned)(addr >> MEM_QUEUE_SHIFT);
-	if (addr < MEM_SCRATCH && qid < d->nqueues && d->queues[qid].poll &&
-	    (addr & ((1u << MEM_QUEUE_SHIFT) - 1)) >= MEM_CQ_OFFSET &&
-	    d->queues[qid].poller) {
-		struct task *t = d->queues[qid].poller;
-		d->queues[qid].poller = NULL;
+	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
+	if (addr >= MEM_SCRATCH || off < MEM_CQ_OFFSET || off >= MEM_DSM_OFFSET)
+		return;
+	struct nvme_queue *nq = &d->queues[qid];
+	nq->cqe_at[(off - MEM_CQ_OFFSET) / sizeof(struct nvme_cqe)] = sim_now(d->sim);
+	if (nq->poll && nq->poller) {
+		struct task *t = nq->poller;
+		nq->poller = NULL;
 		task_wake(t);
 	}
 }
@@ -218,6 +222,7 @@ static void queue_alloc(struct nvme_drv *d, uint16_t qid, uint32_t depth)
 				   .cq_phase = 1, .vector = qid};
 	nq->sq = g_new0(struct nvme_sqe, depth);
 	nq->cq = g_new0(struct nvme_cqe, depth);
+	nq->cqe_at = g_new0(sim_time, depth);
 	nq->dsm = g_new0(struct nvme_dsm_range, depth);
 }
 
@@ -398,8 +403,14 @@ static unsigned process_cq(struct nvme_drv *d, struct nvme_queue *nq,
 	unsigned n = 0;
 
 	while (cq_has_entry(nq)) {
+		sim_time written = nq->cqe_at[nq->cq_head];
 		struct nvme_cqe c = cq_pop(nq);
 		struct request *rq = blk_hctx_request(nq->hctx, c.cid);
+		struct io_trace *tr = rq->bio->trace;
+		if (tr) {
+			io_trace_stamp_last(tr, IOS_DEVICE_DONE, written);
+			io_trace_stamp_last(tr, IOS_HANDLE, xctx_clock(x));
+		}
 		xctx_charge(x, st_cqe, d->p.cqe);
 		n++;
 		if (d->k->nvme_complete_batch && !NVME_CQE_STATUS(&c)) {
@@ -443,6 +454,20 @@ static void nvme_poll_arm(struct blk_hctx *hctx, struct task *poller)
 		task_wake(poller);
 }
 
+/* The requests a doorbell announces, up to the count of entries queued
+ * when it was written, reach the device now. */
+static void stamp_issued(struct nvme_drv *d, struct nvme_queue *nq,
+			 uint64_t sq_count)
+{
+	sim_time now = sim_now(d->sim);
+
+	for (uint64_t n = nq->sq_count_rung; n < sq_count; n++) {
+		const struct nvme_sqe *e = &nq->sq[n % nq->depth];
+		struct request *rq = blk_hctx_request(nq->hctx, e->cid);
+		io_trace_stamp_last(rq->bio->trace, IOS_ISSUE, now);
+	}
+}
+
 static void drv_handle(struct sim_component *c, unsigned type, void *ptr,
 		       uint64_t arg)
 {
@@ -459,6 +484,7 @@ static void drv_handle(struct sim_component *c, unsigned type, void *ptr,
 	case DRV_SQ_DOORBELL:
 		if (arg <= nq->sq_count_rung)
 			break;	/* a newer doorbell announced these already */
+		stamp_issued(d, nq, arg);
 		nq->sq_count_rung = arg;
 		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid), 4,
 				    (uint32_t)(arg % nq->depth));
@@ -571,6 +597,7 @@ void nvme_drv_free(struct nvme_drv *d)
 	for (unsigned i = 0; i < d->nqueues; i++) {
 		g_free(d->queues[i].sq);
 		g_free(d->queues[i].cq);
+		g_free(d->queues[i].cqe_at);
 		g_free(d->queues[i].dsm);
 	}
 	g_free(d->queues);

@@ -26,6 +26,7 @@ struct aio_iocb {
 	uint32_t nr_segs;
 	uint32_t kiflags;	/* KI_*: from the file's open flags */
 	void *data;		/* returned in the io_event */
+	struct io_trace *trace;	/* the submitter's latency stamps, or NULL */
 };
 
 struct aio_event {

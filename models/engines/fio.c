@@ -50,6 +50,7 @@
 #include "engines/fio_engine.h"
 #include "fio_logs.h"
 #include "stats.h"
+#include "report.h"
 #include "system.h"
 #include "util.h"
 
@@ -112,6 +113,7 @@ struct fio_run {
 	GArray *out_jobs;	/* struct output_job */
 	GPtrArray *owned;	/* what the output points into */
 	GPtrArray *sums;	/* struct job_stats *: group_reporting sums */
+	GPtrArray *extras;	/* json_object *: each job's "storsim" */
 	GArray *disks;		/* struct output_disk */
 };
 
@@ -1058,6 +1060,8 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
+			stats_add_layers(td->stats, (enum stats_ddir)u->ddir,
+					 u->start_time, &u->trace, now);
 			/* one test on the hot path for both options */
 			if (__builtin_expect(td->lat_watch, 0)) {
 				check_max_latency(td, u, now - u->start_time);
@@ -1447,6 +1451,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		sync_in_thread(td, u);
 		return;
 	}
+	io_trace_reset(&u->trace);
 	td->eng->queue(td, u);
 	if (td->eng->sync)
 		return;	/* the engine resumes the loop */
@@ -2255,6 +2260,11 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	return td;
 }
 
+static void json_put(void *o)
+{
+	json_object_put(o);
+}
+
 struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 			    GError **err)
 {
@@ -2276,6 +2286,7 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 	r->out_jobs = g_array_new(FALSE, TRUE, sizeof(struct output_job));
 	r->owned = g_ptr_array_new_with_free_func(g_free);
 	r->sums = g_ptr_array_new_with_free_func((GDestroyNotify)stats_free);
+	r->extras = g_ptr_array_new_with_free_func(json_put);
 	r->disks = g_array_new(FALSE, TRUE, sizeof(struct output_disk));
 	sim_component_init(&sys->sim, &r->comp, &run_ops, "fio");
 	for (unsigned j = 0; j < jl->jobs->len; j++) {
@@ -2299,6 +2310,28 @@ static const char *keep(struct fio_run *r, char *s)
 {
 	g_ptr_array_add(r->owned, s);
 	return s;
+}
+
+/* storsim's own figures of a job: where its latency went, by layer. */
+static void layers_output(struct fio_run *r, struct output_job *oj,
+			  const struct job_stats *st)
+{
+	static const char *const ddir_names[STATS_DDIR_NR] = {"read", "write", "trim"};
+	static const char *const mixed[STATS_DDIR_NR] = {"mixed"};
+	const char *const *names = st->cfg.unified ? mixed : ddir_names;
+	unsigned n = st->cfg.unified ? 1 : STATS_DDIR_NR;
+	GString *text = g_string_new(NULL);
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "latency_by_layer",
+			       io_layers_json(st->layers, n, names));
+	g_ptr_array_add(r->extras, o);
+	oj->json_extra = o;
+	io_layers_text(st->layers, n, names, text);
+	GString *block = g_string_new(NULL);
+	report_text_block(block, text->str);
+	g_string_free(text, TRUE);
+	oj->text_extra = keep(r, g_string_free(block, FALSE));
 }
 
 static void fill_output_job(struct fio_run *r, struct output_job *oj,
@@ -2344,6 +2377,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->latency_window = o->latency_window / SIM_USEC;
 	oj->latency_percentile = o->latency_percentile;
 	oj->stats = st;
+	layers_output(r, oj, st);
 }
 
 static void build_output(struct fio_run *r)
@@ -2574,6 +2608,7 @@ void fio_run_free(struct fio_run *r)
 	g_array_free(r->out_jobs, TRUE);
 	g_ptr_array_free(r->owned, TRUE);
 	g_ptr_array_free(r->sums, TRUE);
+	g_ptr_array_free(r->extras, TRUE);
 	g_array_free(r->disks, TRUE);
 	g_free(r);
 }

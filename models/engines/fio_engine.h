@@ -60,6 +60,7 @@ struct fio_io_u {
 	uint32_t len;
 	uint32_t nr_segs;
 	sim_time start_time, issue_time;
+	struct io_trace trace;	/* its latency by layer (io_trace.h) */
 	struct kiocb kiocb;	/* for engines that call the file directly */
 	struct fio_io_u *next;
 };

@@ -100,6 +100,7 @@ struct io_req {
 	struct io_ring *r;
 	struct kiocb kiocb;	/* ki_complete finds the request around it */
 	void *user_data;
+	struct io_trace *trace;
 	long res;
 	bool iopoll_done;
 	bool retry;		/* task_work: issue the read again */
@@ -211,6 +212,7 @@ static struct io_req *req_of(struct kiocb *iocb)
 static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 {
 	xctx_charge(x, st_cqe_post, r->p.cqe_post);
+	io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
 	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
 	r->cq[r->cq_tail++ % r->cfg.cq_entries] = (struct io_cqe){
 		.user_data = req->user_data, .res = req->res,
@@ -505,6 +507,7 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 		.write = sqe->op == IO_OP_WRITE,
 		.ki_complete = r->cfg.iopoll ? io_complete_rw_iopoll : io_complete_rw,
 		.owner = req,
+		.trace = req->trace,
 	};
 	k->flags = sqe->kiflags;
 	if (f->nowait)
@@ -574,6 +577,8 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 {
 	struct io_req *req = req_get(r);
 
+	req->trace = sqe->trace;
+	io_trace_stamp(req->trace, IOS_SUBMIT, xctx_clock(x));
 	xctx_charge(x, st_submit_sqe, r->p.submit_sqe);
 	req->user_data = sqe->user_data;
 	switch (sqe->op) {

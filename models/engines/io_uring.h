@@ -17,6 +17,7 @@
 #include "engines/io_wq.h"
 #include "fs/vfs.h"
 #include "host/host.h"
+#include "io_trace.h"
 #include "kernel.h"
 #include "params.h"
 
@@ -40,6 +41,8 @@ struct io_sqe {
 	uint32_t kiflags;	/* KI_*: from the file's open flags (O_DSYNC...) */
 	bool fsync_datasync;	/* IORING_FSYNC_DATASYNC */
 	void *user_data;
+	struct io_trace *trace;	/* the submitter's latency stamps, or NULL:
+				 * the simulation's, not in a real SQE */
 };
 
 struct io_cqe {

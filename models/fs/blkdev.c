@@ -95,6 +95,7 @@ static long blkdev_rw(struct xctx *x, struct kiocb *iocb)
 	bio->size = iocb->len;
 	bio->nr_segs = iocb->nr_segs;
 	bio->end_io = blkdev_end_io;
+	bio->trace = iocb->trace;
 	bio->private = iocb;
 	iocb->poll_cookie = NULL;
 	if (iocb->flags & KI_HIPRI) {

@@ -232,6 +232,7 @@ static long iomap_dio_rw(struct xctx *x, struct kiocb *iocb)
 	bio->size = iocb->len;
 	bio->nr_segs = iocb->nr_segs;
 	bio->end_io = dio_end_io;
+	bio->trace = iocb->trace;
 	bio->private = d;
 	if (use_fua)
 		bio->flags |= REQ_FUA;

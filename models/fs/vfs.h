@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "host/host.h"
+#include "io_trace.h"
 
 #define EIOCBQUEUED 529		/* the kernel's "completion will follow" */
 /* Passed to ki_complete by an async page-unlock wake-up (IOCB_WAITQ): the
@@ -67,6 +68,7 @@ struct kiocb {
 	void *private;		/* the file's per-I/O state */
 	void *poll_cookie;	/* polled I/O: the blk_hctx to poll, else NULL */
 	void *owner;		/* the caller's request */
+	struct io_trace *trace;	/* the caller's latency stamps, or NULL */
 	long res;
 	struct folio_waiter waiter;	/* buffered reads waiting for a folio */
 };

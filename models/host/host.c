@@ -98,8 +98,6 @@ struct xctx {
 	struct cpu *cpu;
 	struct task *task;	/* NULL for interrupt contexts */
 	uint8_t level;
-	sim_time done;		/* work executed so far */
-	sim_time debt;		/* work to execute before the next milestone */
 	struct milestone *ms;	/* ring of pending milestones */
 	uint32_t head, tail, mask;
 };
@@ -296,6 +294,7 @@ static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
 {
 	*x = (struct xctx){.h = h, .cpu = c, .task = t, .level = level};
 	x->m.stage_ns = h->stage_ns;
+	x->m.sim = h->sim;
 	x->m.stage_cnt = h->stage_cnt;
 	x->mask = 15;
 	x->ms = g_new(struct milestone, x->mask + 1);
@@ -471,17 +470,17 @@ static inline void cpu_progress(struct cpu *c)
 		return;
 	if (__builtin_expect(c->h->tl != NULL, 0) && ran)
 		tl_add(c->h, c->id, xctx_name(x), now - ran, now);
-	if (ran <= x->debt) {
-		x->debt -= ran;
+	if (ran <= x->m.debt) {
+		x->m.debt -= ran;
 	} else {
-		x->done += ran - x->debt;
-		x->debt = 0;
+		x->m.done += ran - x->m.debt;
+		x->m.debt = 0;
 	}
 }
 
 static bool ms_due(struct xctx *x)
 {
-	return !ms_empty(x) && x->debt == 0 && ms_head(x)->at <= x->done;
+	return !ms_empty(x) && x->m.debt == 0 && ms_head(x)->at <= x->m.done;
 }
 
 static void rq_add(struct cpu *c, struct task *t)
@@ -664,7 +663,7 @@ static void switch_in(struct cpu *c, struct task *t)
 		t->x.m.charged += cost;
 	} else {
 		/* Preempted: the switch comes before its pending work. */
-		t->x.debt += cost;
+		t->x.m.debt += cost;
 	}
 }
 
@@ -874,7 +873,7 @@ static void cpu_dispatch(struct cpu *c)
 		c->running = x;
 		c->run_start = now;
 		sim_timer_arm(s, &c->timer,
-			      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
+			      now + x->m.debt + (ms_head(x)->at - x->m.done), CPU_EVENT);
 		return;
 	}
 }

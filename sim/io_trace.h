@@ -1,0 +1,109 @@
+/*
+ * Where an I/O's latency goes, layer by layer.
+ *
+ * An application's I/O carries a struct io_trace down the stack: the
+ * kernel's entry point (io_uring, libaio, a synchronous syscall), the file
+ * system that builds its bios, blk-mq, the driver and the device each
+ * stamp the simulated time at which the I/O crossed their boundary. When
+ * the application sees the completion, the stamps cut its latency (fio's
+ * "lat": from the I/O's start to its completion) into consecutive layers,
+ * so the layers' means add up to the mean latency. blktrace names the
+ * block layer's points Q (queued), D (issued to the driver) and C
+ * (completed); the driver and the device add the doorbell, the completion
+ * entry and the interrupt handler, which Linux does not timestamp.
+ *
+ * A stamp is the time at which the work charged before it will have run
+ * (xctx_clock), so a stamp inside a step is not the step's start. An I/O
+ * that never reaches a layer (a page-cache hit has no bio) leaves its
+ * stamps unset; such a stamp takes the next one's time, so the layer is
+ * empty and its time counts in the layer before. An I/O split into
+ * several requests has crossed a point of blk-mq or below when the last
+ * of them has: its stamp there is the latest of theirs.
+ */
+#ifndef STORSIM_IO_TRACE_H
+#define STORSIM_IO_TRACE_H
+
+#include <glib.h>
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+enum io_stamp {
+	IOS_SUBMIT,		/* the kernel has the I/O (after syscall entry) */
+	IOS_QUEUE,		/* its bio enters blk-mq (blktrace Q) */
+	IOS_DISPATCH,		/* its request goes to the driver (blktrace D) */
+	IOS_ISSUE,		/* the device is told (doorbell) */
+	IOS_DEVICE_DONE,	/* the device reports it done (CQE written) */
+	IOS_HANDLE,		/* the driver handles that report */
+	IOS_END,		/* blk-mq ends the request (blktrace C) */
+	IOS_COMPLETE,		/* the kernel posts the completion (CQE, event, return) */
+	IOS_NR
+};
+
+/* The stamps of one I/O; reset by its issuer before each use. */
+struct io_trace {
+	sim_time t[IOS_NR];
+	uint32_t have;		/* bit s: t[s] is set */
+};
+
+static inline void io_trace_reset(struct io_trace *tr)
+{
+	tr->have = 0;
+}
+
+static inline void io_trace_stamp(struct io_trace *tr, enum io_stamp s,
+				  sim_time at)
+{
+	if (tr) {
+		tr->t[s] = at;
+		tr->have |= 1u << s;
+	}
+}
+
+/* A point every request of the I/O must pass (blk-mq and below): it has
+ * passed it when its last request has, so the latest stamp stays. */
+static inline void io_trace_stamp_last(struct io_trace *tr, enum io_stamp s,
+				       sim_time at)
+{
+	if (tr && (!(tr->have & (1u << s)) || at > tr->t[s])) {
+		tr->t[s] = at;
+		tr->have |= 1u << s;
+	}
+}
+
+/* The layers between consecutive points, from the I/O's start to the
+ * application's seeing it complete. */
+enum io_layer {
+	IOL_APP_SUBMIT,		/* start -> SUBMIT */
+	IOL_KERNEL_SUBMIT,	/* SUBMIT -> QUEUE */
+	IOL_BLOCK_QUEUE,	/* QUEUE -> DISPATCH */
+	IOL_DRIVER_SUBMIT,	/* DISPATCH -> ISSUE */
+	IOL_DEVICE,		/* ISSUE -> DEVICE_DONE */
+	IOL_INTERRUPT,		/* DEVICE_DONE -> HANDLE */
+	IOL_BLOCK_COMPLETE,	/* HANDLE -> END */
+	IOL_KERNEL_COMPLETE,	/* END -> COMPLETE */
+	IOL_APP_REAP,		/* COMPLETE -> seen by the application */
+	IOL_NR
+};
+
+/* Sums of each layer over the I/Os counted: means add up exactly. */
+struct io_layers {
+	uint64_t ios;
+	sim_time sum[IOL_NR];
+};
+
+/* Count one I/O that started at start and was seen complete at end. */
+void io_layers_add(struct io_layers *l, sim_time start,
+		   const struct io_trace *tr, sim_time end);
+void io_layers_merge(struct io_layers *dst, const struct io_layers *src);
+
+/* The breakdown of each direction with I/Os, as lines of text (a header
+ * line, then a line per layer) and as JSON: {"read": {"ios": N,
+ * "mean_ns": {...}, "share": {...}}, ...}. names[d] names direction d. */
+void io_layers_text(const struct io_layers *l, unsigned ndirs,
+		    const char *const *names, GString *out);
+json_object *io_layers_json(const struct io_layers *l, unsigned ndirs,
+			    const char *const *names);
+
+#endif
