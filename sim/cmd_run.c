@@ -80,18 +80,8 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		 unsigned formats, uint64_t *violations, GError **err)
 {
 	struct output_run out = *fio_run_output(run);
-	g_autofree struct output_job *plain = NULL;
 
 	out.terse_version = (unsigned)ro->terse_version;
-	if (ro->no_profile) {
-		/* fio's output alone: without each job's latency by layer. */
-		plain = g_memdup2(out.jobs, out.nr_jobs * sizeof(*plain));
-		for (size_t i = 0; i < out.nr_jobs; i++) {
-			plain[i].json_extra = NULL;
-			plain[i].text_extra = NULL;
-		}
-		out.jobs = plain;
-	}
 	g_autoptr(GString) own = g_string_new(NULL);
 	g_autoptr(GString) profile_text = g_string_new(NULL);
 	json_object *extra = NULL;
@@ -171,6 +161,8 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	run = fio_run_new(sys, jl, &err);
 	if (!run)
 		goto out;
+	if (!ro->no_profile)
+		fio_run_trace_layers(run);
 	struct progress prog = {
 		.run = run, .sim = &sys->sim, .horizon = fio_run_horizon(run),
 		.start_us = g_get_monotonic_time(),

@@ -109,6 +109,7 @@ struct nvme_drv {
 	uint16_t admin_cid;
 	struct blk_queue *q;
 	bool power_lost;
+	bool traced;		/* an I/O with latency stamps came by */
 };
 
 enum { DRV_IRQ, DRV_SQ_DOORBELL, DRV_CQ_DOORBELL };
@@ -160,11 +161,16 @@ static void host_dma_write(void *host, uint64_t addr, const void *buf, size_t le
 		return;
 	memcpy(dst, buf, len);
 	unsigned qid = (unsigned)(addr >> MEM_QUEUE_SHIFT);
-	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
-	if (addr >= MEM_SCRATCH || off < MEM_CQ_OFFSET || off >= MEM_DSM_OFFSET)
+	if (addr >= MEM_SCRATCH)
 		return;
 	struct nvme_queue *nq = &d->queues[qid];
-	nq->cqe_at[(off - MEM_CQ_OFFSET) / sizeof(struct nvme_cqe)] = sim_now(d->sim);
+	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
+	if ((!d->traced && !nq->poller) || off < MEM_CQ_OFFSET ||
+	    off >= MEM_DSM_OFFSET)
+		return;
+	if (d->traced)
+		nq->cqe_at[(off - MEM_CQ_OFFSET) / sizeof(struct nvme_cqe)] =
+			sim_now(d->sim);
 	if (nq->poll && nq->poller) {
 		struct task *t = nq->poller;
 		nq->poller = NULL;
@@ -380,6 +386,7 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	}
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
+	d->traced |= rq->bio->trace != NULL;
 	nq->sq_tail = (nq->sq_tail + 1) % nq->depth;
 	nq->sq_count++;
 	if (last) {
@@ -484,7 +491,8 @@ static void drv_handle(struct sim_component *c, unsigned type, void *ptr,
 	case DRV_SQ_DOORBELL:
 		if (arg <= nq->sq_count_rung)
 			break;	/* a newer doorbell announced these already */
-		stamp_issued(d, nq, arg);
+		if (d->traced)
+			stamp_issued(d, nq, arg);
 		nq->sq_count_rung = arg;
 		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid), 4,
 				    (uint32_t)(arg % nq->depth));

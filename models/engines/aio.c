@@ -108,7 +108,8 @@ static void aio_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		res = iocb->res;
 	}
 	xctx_charge(x, st_complete, c->p.complete);
-	io_trace_stamp(iocb->trace, IOS_COMPLETE, xctx_clock(x));
+	if (iocb->trace)
+		io_trace_stamp(iocb->trace, IOS_COMPLETE, xctx_clock(x));
 	g_assert(c->tail - c->head < c->nr_events);
 	c->ring[c->tail++ % c->nr_events] = (struct aio_event){.data = k->data,
 								.res = res};
@@ -133,7 +134,8 @@ static void submit_from(struct aio_ctx *c, struct xctx *x)
 	while (c->next < c->sub_nr) {
 		const struct aio_iocb *a = &c->sub[c->next++];
 		struct aio_kiocb *k = sim_pool_get(&c->kiocbs);
-		io_trace_stamp(a->trace, IOS_SUBMIT, xctx_clock(x));
+		if (a->trace)
+			io_trace_stamp(a->trace, IOS_SUBMIT, xctx_clock(x));
 		xctx_charge(x, st_submit, c->p.submit_iocb);
 		k->ctx = c;
 		k->data = a->data;

@@ -114,6 +114,7 @@ struct fio_run {
 	GPtrArray *owned;	/* what the output points into */
 	GPtrArray *sums;	/* struct job_stats *: group_reporting sums */
 	GPtrArray *extras;	/* json_object *: each job's "storsim" */
+	bool layers;		/* fio_run_trace_layers */
 	GArray *disks;		/* struct output_disk */
 };
 
@@ -1060,8 +1061,9 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
-			stats_add_layers(td->stats, (enum stats_ddir)u->ddir,
-					 u->start_time, &u->trace, now);
+			if (td->trace_layers)
+				stats_add_layers(td->stats, (enum stats_ddir)u->ddir,
+						 u->start_time, &u->trace, now);
 			/* one test on the hot path for both options */
 			if (__builtin_expect(td->lat_watch, 0)) {
 				check_max_latency(td, u, now - u->start_time);
@@ -2377,7 +2379,8 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->latency_window = o->latency_window / SIM_USEC;
 	oj->latency_percentile = o->latency_percentile;
 	oj->stats = st;
-	layers_output(r, oj, st);
+	if (r->layers)
+		layers_output(r, oj, st);
 }
 
 static void build_output(struct fio_run *r)
@@ -2431,6 +2434,13 @@ static void build_output(struct fio_run *r)
 		.disks = (const struct output_disk *)r->disks->data,
 		.nr_disks = r->disks->len,
 	};
+}
+
+void fio_run_trace_layers(struct fio_run *r)
+{
+	r->layers = true;
+	for (unsigned i = 0; i < r->threads->len; i++)
+		((struct fio_thread *)r->threads->pdata[i])->trace_layers = true;
 }
 
 bool fio_run_exec(struct fio_run *r, GError **err)

@@ -36,6 +36,10 @@ struct fio_run;
  * create their files, check what storsim models. */
 struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 			    GError **err);
+/* Have each I/O collect its stamps on the way (io_trace.h), and report
+ * each job's latency by layer with its results; off unless asked for, as
+ * it costs the hot path about 5%. Before fio_run_exec. */
+void fio_run_trace_layers(struct fio_run *r);
 /* Run every job, group after group, to the end. */
 bool fio_run_exec(struct fio_run *r, GError **err);
 /* The simulated time the run will end at, when it is known beforehand:

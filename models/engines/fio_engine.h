@@ -94,6 +94,7 @@ struct fio_thread {
 	unsigned index;		/* among all threads, fio's job number */
 	char name[80];
 	struct task *task;
+	bool trace_layers;	/* fio_run_trace_layers */
 	const struct fio_engine_ops *eng;
 	void *eng_data;
 	uint32_t page_size;
@@ -206,6 +207,13 @@ extern const struct fio_engine_ops fio_null_engine, fio_null_engine_sync,
  * O_DSYNC). */
 uint32_t fio_open_flags(const struct fio_thread *td);
 
+/* Where u collects its stamps, or NULL when the run reports no latency
+ * by layer. */
+static inline struct io_trace *fio_io_trace(const struct fio_thread *td,
+					    struct fio_io_u *u)
+{
+	return td->trace_layers ? &u->trace : NULL;
+}
 /* Called by engines */
 struct xctx *fio_xctx(struct fio_thread *td);
 struct system *fio_system(struct fio_thread *td);

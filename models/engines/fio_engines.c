@@ -201,7 +201,8 @@ static void sync_rw_done(struct xctx *x, struct kiocb *k, void *arg)
 {
 	struct sync_data *sd = arg;
 
-	io_trace_stamp(k->trace, IOS_COMPLETE, xctx_clock(x));
+	if (k->trace)
+		io_trace_stamp(k->trace, IOS_COMPLETE, xctx_clock(x));
 	fio_io_done(sd->td, sd->u, k->res);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
@@ -270,7 +271,8 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 	unsigned syscalls = td->eng == &fio_sync_engine ||
 			    td->eng == &fio_vsync_engine ? 2 : 1;
 	xctx_syscall(x, syscalls);
-	io_trace_stamp(&u->trace, IOS_SUBMIT, xctx_clock(x));
+	if (td->trace_layers)
+		io_trace_stamp(&u->trace, IOS_SUBMIT, xctx_clock(x));
 	u->kiocb = (struct kiocb){
 		.file = f,
 		.pos = u->offset,
@@ -280,7 +282,7 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 		.flags = fio_open_flags(td) |
 			 (td->eng == &fio_pvsync2_engine && td->o->eng.hipri ?
 			  KI_HIPRI : 0),
-		.trace = &u->trace,
+		.trace = fio_io_trace(td, u),
 	};
 	fio_io_issued(td, u);
 	fio_submitted(td, 1);
@@ -435,7 +437,7 @@ static void uring_queue(struct fio_thread *td, struct fio_io_u *u)
 		.nr_segs = u->nr_segs,
 		.kiflags = fio_open_flags(td),
 		.user_data = u,
-		.trace = &u->trace,
+		.trace = fio_io_trace(td, u),
 	};
 
 	xctx_charge(fio_xctx(td), st_sqe, fio_system(td)->sp.fio.sqe_prep);
@@ -535,7 +537,8 @@ static void libaio_queue(struct fio_thread *td, struct fio_io_u *u)
 	ld->iocbs[ld->npending] = (struct aio_iocb){
 		.file = u->file->f, .write = u->ddir == FIO_DDIR_WRITE,
 		.off = u->offset, .len = u->len, .nr_segs = u->nr_segs,
-		.kiflags = fio_open_flags(td), .data = u, .trace = &u->trace,
+		.kiflags = fio_open_flags(td), .data = u,
+		.trace = fio_io_trace(td, u),
 	};
 	ld->pending[ld->npending++] = u;
 }

@@ -212,7 +212,8 @@ static struct io_req *req_of(struct kiocb *iocb)
 static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 {
 	xctx_charge(x, st_cqe_post, r->p.cqe_post);
-	io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
+	if (req->trace)
+		io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
 	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
 	r->cq[r->cq_tail++ % r->cfg.cq_entries] = (struct io_cqe){
 		.user_data = req->user_data, .res = req->res,
@@ -578,7 +579,8 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 	struct io_req *req = req_get(r);
 
 	req->trace = sqe->trace;
-	io_trace_stamp(req->trace, IOS_SUBMIT, xctx_clock(x));
+	if (req->trace)
+		io_trace_stamp(req->trace, IOS_SUBMIT, xctx_clock(x));
 	xctx_charge(x, st_submit_sqe, r->p.submit_sqe);
 	req->user_data = sqe->user_data;
 	switch (sqe->op) {

@@ -98,6 +98,8 @@ struct xctx {
 	struct cpu *cpu;
 	struct task *task;	/* NULL for interrupt contexts */
 	uint8_t level;
+	sim_time done;		/* work executed so far */
+	sim_time debt;		/* work to execute before the next milestone */
 	struct milestone *ms;	/* ring of pending milestones */
 	uint32_t head, tail, mask;
 };
@@ -294,7 +296,6 @@ static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
 {
 	*x = (struct xctx){.h = h, .cpu = c, .task = t, .level = level};
 	x->m.stage_ns = h->stage_ns;
-	x->m.sim = h->sim;
 	x->m.stage_cnt = h->stage_cnt;
 	x->mask = 15;
 	x->ms = g_new(struct milestone, x->mask + 1);
@@ -353,6 +354,13 @@ void xctx_defer_fields(struct xctx *x, struct sim_component *c, unsigned type,
 {
 	g_assert(x->m.in_step);
 	ms_push(x, MS_ACTION, SIM_MSG(c, type, ptr, arg), 0);
+}
+
+sim_time xctx_clock(const struct xctx *x)
+{
+	sim_time ahead = x->m.charged > x->done ? x->m.charged - x->done : 0;
+
+	return sim_now(x->h->sim) + x->debt + ahead;
 }
 
 struct task *xctx_task(const struct xctx *x)
@@ -470,17 +478,17 @@ static inline void cpu_progress(struct cpu *c)
 		return;
 	if (__builtin_expect(c->h->tl != NULL, 0) && ran)
 		tl_add(c->h, c->id, xctx_name(x), now - ran, now);
-	if (ran <= x->m.debt) {
-		x->m.debt -= ran;
+	if (ran <= x->debt) {
+		x->debt -= ran;
 	} else {
-		x->m.done += ran - x->m.debt;
-		x->m.debt = 0;
+		x->done += ran - x->debt;
+		x->debt = 0;
 	}
 }
 
 static bool ms_due(struct xctx *x)
 {
-	return !ms_empty(x) && x->m.debt == 0 && ms_head(x)->at <= x->m.done;
+	return !ms_empty(x) && x->debt == 0 && ms_head(x)->at <= x->done;
 }
 
 static void rq_add(struct cpu *c, struct task *t)
@@ -663,7 +671,7 @@ static void switch_in(struct cpu *c, struct task *t)
 		t->x.m.charged += cost;
 	} else {
 		/* Preempted: the switch comes before its pending work. */
-		t->x.m.debt += cost;
+		t->x.debt += cost;
 	}
 }
 
@@ -873,7 +881,7 @@ static void cpu_dispatch(struct cpu *c)
 		c->running = x;
 		c->run_start = now;
 		sim_timer_arm(s, &c->timer,
-			      now + x->m.debt + (ms_head(x)->at - x->m.done), CPU_EVENT);
+			      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
 		return;
 	}
 }

@@ -122,9 +122,6 @@ struct xctx *host_current(const struct host *h);
  */
 struct xctx_meter {
 	sim_time charged;		/* work charged so far */
-	sim_time done;			/* work the CPU has executed */
-	sim_time debt;			/* to execute before the next milestone */
-	const struct sim *sim;
 	sim_time pending[CPU_CLASS_NR];	/* by stage class: not in usage yet */
 	sim_time *stage_ns;		/* the host's per-stage sums */
 	uint64_t *stage_cnt;
@@ -146,13 +143,7 @@ static inline void xctx_charge(struct xctx *x, stage_id st, sim_time ns)
 /* When the work x has charged so far will have run, if nothing preempts
  * x: the simulated time of "here" inside a step (the step itself is
  * delivered when its context reaches its start). */
-static inline sim_time xctx_clock(const struct xctx *x)
-{
-	const struct xctx_meter *m = (const struct xctx_meter *)x;
-
-	return sim_now(m->sim) + m->debt +
-	       (m->charged > m->done ? m->charged - m->done : 0);
-}
+sim_time xctx_clock(const struct xctx *x);
 
 /*
  * The functions below that take a message are inline wrappers handing it
