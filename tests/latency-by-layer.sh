@@ -5,10 +5,11 @@
 # completion_nsec is the device layer, to the nanosecond; a page-cache
 # hit has no device time; the workqueue punt of stock direct writes shows
 # in the kernel's completion layer and nowhere below the block layer; a
+# synchronous read's ends after its copy to user space; a
 # reporting group sums its jobs; --no-cpu-profile leaves it out.
 . "$top_srcdir/tests/tap.sh"
 
-plan 18
+plan 19
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -89,6 +90,18 @@ check "page-cache hits: the layers add up" adds_up read
 check "page-cache hits: no device time" equal "$(layer read device)" 0
 check "page-cache hits: the read is the kernel's submission" \
 	greater "$(layer read kernel_submit)" 0
+
+# A synchronous read's latency ends when the syscall returns (fio's
+# td_io_queue): after the woken reader's copy to user space, which the
+# completion layer then holds.
+run --file=/f=64m:written --name=j --filename=/f --rw=randread --bs=4k \
+	--ioengine=psync --direct=0 $common
+# the copy and the switch back to the reader, per read, from the profile
+copy=$(python3 -c 'import json, sys
+p = {s["stage"]: s for s in json.load(open(sys.argv[1]))["storsim"]["cpu_profile"]}
+print(sum(p[k]["ns"] / p[k]["calls"] for k in ("copy_to_user", "ctx_switch")))' "$tmp/j")
+check "psync buffered misses: the completion layer holds the switch back and the copy ($copy ns)" \
+	greater "$(layer read kernel_complete)" "$copy"
 
 # dio-caller-comp's system at QD16: stock punts each write's completion
 # to a workqueue, the patch completes it in the issuer.

@@ -1013,7 +1013,10 @@ static void lat_target_io(struct fio_thread *td, const struct fio_io_u *u,
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 {
 	struct xctx *x = task_xctx(td->task);
-	sim_time now = sim_now(td->comp.sim);
+	/* A synchronous engine reads the clock when the syscall has
+	 * returned (td_io_queue), after the kernel's work of this step:
+	 * the copy of a buffered read, the end of a direct one. */
+	sim_time now = td->eng->sync ? xctx_clock(x) : sim_now(td->comp.sim);
 
 	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
 	/* verify_io_u; the null engine's reads have no data to check */

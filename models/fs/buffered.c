@@ -103,9 +103,11 @@ static void read_end_io(struct xctx *x, struct bio *bio)
 /* Map the locked folios [first, first + n) once (->readahead's
  * ext4_map_blocks or iomap_begin for the run) and send one read bio for
  * size bytes of them from byte offset off of the first; read_end_io
- * unlocks them. */
+ * unlocks them. The bio carries the latency stamps of the read that
+ * sent it (tr, or NULL), which waits for it. */
 static void read_bio(struct xctx *x, struct inode *ino, uint64_t first,
-		     unsigned n, uint64_t off, uint64_t size)
+		     unsigned n, uint64_t off, uint64_t size,
+		     struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
 	struct blk_queue *q = fs_queue(ino->fs);
@@ -121,19 +123,20 @@ static void read_bio(struct xctx *x, struct inode *ino, uint64_t first,
 	bio->nr_segs = n;
 	bio->end_io = read_end_io;
 	bio->private = r;
+	bio->trace = tr;
 	submit_bio(x, bio);
 }
 
 /* Read folios [first, first + n) into the cache: create them locked and
  * send one read bio for the run. */
 static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
-			unsigned n)
+			unsigned n, struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
 
 	for (unsigned i = 0; i < n; i++)
 		folio_create(x, m, first + i);
-	read_bio(x, ino, first, n, 0, (uint64_t)n * m->folio_size);
+	read_bio(x, ino, first, n, 0, (uint64_t)n * m->folio_size, tr);
 }
 
 /* filemap_read_folio for a cached folio whose blocks a write left partly
@@ -142,7 +145,7 @@ static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
  * the first to the last keeps one completion, at the cost of reading
  * again the uptodate blocks between two runs. */
 static void read_folio_missing(struct xctx *x, struct inode *ino,
-			       struct folio *f, uint64_t index)
+			       struct folio *f, uint64_t index, struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
 	uint64_t missing = all_blocks(m) & ~f->uptodate;
@@ -151,7 +154,8 @@ static void read_folio_missing(struct xctx *x, struct inode *ino,
 	uint32_t bs = m->folio_size / m->blocks_per_folio;
 
 	f->locked = true;
-	read_bio(x, ino, index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs);
+	read_bio(x, ino, index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs,
+		 tr);
 }
 
 /* page_cache_sync_ra for a miss at index: a read that continues the last
@@ -161,7 +165,8 @@ static void read_folio_missing(struct xctx *x, struct inode *ino,
  * after POSIX_FADV_RANDOM only what is asked is read
  * (force_page_cache_ra). */
 static void readahead(struct xctx *x, const struct sfile *file,
-		      struct inode *ino, uint64_t index, uint64_t want)
+		      struct inode *ino, uint64_t index, uint64_t want,
+		      struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
 	uint64_t max = (uint64_t)pagecache_params(m->pc)->read_ahead_kb * 1024 /
@@ -197,7 +202,7 @@ static void readahead(struct xctx *x, const struct sfile *file,
 		while (i + run < index + n && !mapping_folio(m, i + run) && run < 256)
 			run++;
 		if (run)
-			read_folios(x, ino, i, (unsigned)run);
+			read_folios(x, ino, i, (unsigned)run, tr);
 		i += run ? run : 1;
 	}
 	blk_finish_plug(x);
@@ -261,7 +266,8 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 		if (!f) {
 			if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
 				return -VFS_EAGAIN;
-			readahead(x, iocb->file, ino, i, last - i + 1);
+			readahead(x, iocb->file, ino, i, last - i + 1,
+				  iocb->trace);
 			f = mapping_folio(m, i);
 		}
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
@@ -272,7 +278,7 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 			 * rather than read a cached folio. */
 			if (iocb->flags & (KI_NOWAIT | KI_WAITQ))
 				return -VFS_EAGAIN;
-			read_folio_missing(x, ino, f, i);
+			read_folio_missing(x, ino, f, i, iocb->trace);
 		}
 		if (!wait_on)
 			wait_on = f;
