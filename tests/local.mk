@@ -170,6 +170,8 @@ TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh
 TESTS += tests/readahead.sh
 EXTRA_DIST += tests/readahead.sh
+TESTS += tests/blkdev-close.sh
+EXTRA_DIST += tests/blkdev-close.sh
 TESTS += tests/experiment-errors.sh
 EXTRA_DIST += tests/experiment-errors.sh
 

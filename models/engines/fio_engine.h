@@ -45,6 +45,7 @@ struct fio_file {
 	uint64_t zone_origin;	/* region_start before any strided zone */
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
+	bool open;		/* fio_file_open: closed between rounds */
 };
 
 struct fio_io_u {
@@ -152,6 +153,7 @@ struct fio_thread {
 	uint64_t write_issues;
 	bool last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
+	bool closing;		/* closing the files after the last round */
 	/* read_iolog: fio_replay.c's records, timed as iolog.c's
 	 * iolog_delay times them */
 	struct fio_replay *replay;

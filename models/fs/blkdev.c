@@ -22,6 +22,12 @@
  * set_init_blocksize() picks: the logical block size doubled while it is
  * below the page size and divides the device's size. Its costs are the
  * page cache's and read_iter_ns, write_iter_ns and map_blocks_ns here.
+ * The last close of the device (bd_openers down to 0) writes its dirty
+ * pages back and waits for them, then empties its cache
+ * (blkdev_flush_mapping): buffered writes that no fsync covered reach the
+ * device as the job closes it (Linux 6.18: 16 MiB of 4 KiB writes and no
+ * fsync, 32 device writes of 512 KiB on a loop device), and the next job
+ * to open it finds nothing cached.
  *
  * Parameters (host profile, model "blkdev"): dio_setup_ns, end_io_ns,
  * fsync_ns, read_iter_ns, write_iter_ns, map_blocks_ns; the bio costs are
@@ -62,6 +68,7 @@ struct blkdev {
 	struct blkdev_params p;
 	const struct kernel_features *k;
 	struct inode *cache;	/* the bdev inode, once opened buffered */
+	unsigned openers;	/* bd_openers */
 };
 
 static stage_id st_dio_setup, st_end_io, st_discard;
@@ -209,6 +216,25 @@ void blkdev_discard(struct xctx *x, struct blkdev *b, struct discard_op *op)
 void blkdev_set_cache(struct blkdev *b, struct inode *ino)
 {
 	b->cache = ino;
+}
+
+void blkdev_get(struct blkdev *b)
+{
+	b->openers++;
+}
+
+bool blkdev_put(struct xctx *x, struct blkdev *b, struct fsync_op *op)
+{
+	g_assert(b->openers);
+	if (--b->openers || !b->cache || !b->cache->map)
+		return false;
+	struct mapping *m = b->cache->map;
+	if (!m->nr_dirty && !m->nr_writeback) {
+		mapping_invalidate(m);
+		return false;
+	}
+	fs_sync_and_drop(x, op, b->cache);
+	return true;
 }
 
 void blkdev_fs_params(const struct blkdev *b, uint64_t page_size,

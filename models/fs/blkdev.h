@@ -49,6 +49,15 @@ void blkdev_discard(struct xctx *x, struct blkdev *b, struct discard_op *op);
  * folios a discard drops). */
 void blkdev_set_cache(struct blkdev *b, struct inode *ino);
 
+/* A task opens the device, direct or buffered (bd_openers). */
+void blkdev_get(struct blkdev *b);
+/* blkdev_put, in op->task's current step: the last close writes back the
+ * dirty folios of the device's page cache and waits for them, then drops
+ * the cache (blkdev_flush_mapping: sync_blockdev, kill_bdev). True when
+ * that ends the step (op->done follows; op->task is the only field read),
+ * false when it is done already. */
+bool blkdev_put(struct xctx *x, struct blkdev *b, struct fsync_op *op);
+
 /* Open the device for direct I/O: the file's flags are the caller's. */
 void blkdev_open(struct blkdev *b, struct sfile *f, const char *path);
 /* The file-system parameters of the device's page cache: the block size

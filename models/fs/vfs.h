@@ -36,6 +36,7 @@
 #define KI_WAITQ		(1u << 6)	/* async page-unlock wake-ups */
 
 struct sfile;
+struct inode;
 struct kiocb;
 struct fsync_op;
 struct blkdev;
@@ -107,6 +108,9 @@ struct fsync_op {
 	bool in_call;
 	bool finished_inline;
 	struct fsync_op *next;	/* waiting for the same file's writeback */
+	/* A block device's last close (fs_sync_and_drop): the bdev inode
+	 * whose cache goes once written back; NULL for an fsync. */
+	struct inode *drop;
 };
 
 /* Polled I/O (KI_HIPRI): a file that submits a polled bio leaves the

@@ -9,9 +9,11 @@
  * while more than dirty_background_ratio of memory is dirty, oldest inode
  * first), mm/page-writeback.c (balance_dirty_pages: a writer that finds
  * dirty plus writeback pages above dirty_ratio waits; with IOCB_NOWAIT it
- * gets -EAGAIN), and fs/sync.c with xfs_file_fsync/ext4_sync_file
+ * gets -EAGAIN), fs/sync.c with xfs_file_fsync/ext4_sync_file
  * (file_write_and_wait_range, then blkdev_issue_flush when the device has
- * a volatile write cache).
+ * a volatile write cache), and block/bdev.c's blkdev_flush_mapping at a
+ * block device's last close (sync_blockdev: the same writeback and wait,
+ * no flush; kill_bdev: the cache is dropped).
  *
  * What writeback writes of a folio is its dirty blocks: all of the folio's
  * uptodate blocks when dirty state is kept per folio (before Linux 6.6),
@@ -294,10 +296,15 @@ static void fsync_flush(struct xctx *x, struct fsync_op *op)
 
 static void fsync_after_writeback(struct xctx *x, struct fsync_op *op)
 {
-	if (blk_queue_config(op->q)->write_cache)
-		fsync_flush(x, op);
-	else
+	if (op->drop) {
+		/* kill_bdev: written back, every folio is clean. */
+		mapping_invalidate(op->drop->map);
 		fsync_step_done(op);
+	} else if (blk_queue_config(op->q)->write_cache) {
+		fsync_flush(x, op);
+	} else {
+		fsync_step_done(op);
+	}
 }
 
 /* The file's writeback is done: the fsyncs waiting for it go on, with
@@ -383,9 +390,11 @@ void fsync_flush_only(struct xctx *x, struct fsync_op *op, struct blk_queue *q,
 	fsync_after_writeback(x, op);
 }
 
-void fs_fsync(struct xctx *x, struct fsync_op *op)
+/* file_write_and_wait_range for the whole of ino, then
+ * fsync_after_writeback. */
+static void write_and_wait(struct xctx *x, struct fsync_op *op,
+			   struct inode *ino)
 {
-	struct inode *ino = op->file->priv;
 	struct pagecache *pc = fs_pagecache(ino->fs);
 	struct mapping *m = ino->map;
 
@@ -404,6 +413,17 @@ void fs_fsync(struct xctx *x, struct fsync_op *op)
 		m->wb_err = 0;
 	}
 	fsync_after_writeback(x, op);
+}
+
+void fs_fsync(struct xctx *x, struct fsync_op *op)
+{
+	write_and_wait(x, op, op->file->priv);
+}
+
+void fs_sync_and_drop(struct xctx *x, struct fsync_op *op, struct inode *ino)
+{
+	op->drop = ino;
+	write_and_wait(x, op, ino);
 }
 
 struct writeback *writeback_new(struct host *h, struct pagecache *pc)

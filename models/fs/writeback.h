@@ -21,6 +21,11 @@ void fs_fsync(struct xctx *x, struct fsync_op *op);
 /* The fsync of a file with nothing in the page cache to write (a block
  * device opened O_DIRECT): charge entry, then flush q's volatile cache if
  * it has one. */
+/* sync_blockdev and kill_bdev, at a block device's last close, in
+ * op->task's current step, which it ends: write back ino's dirty folios
+ * and wait for them as fsync does, without the cache flush, then drop
+ * every cached folio; op->done follows. */
+void fs_sync_and_drop(struct xctx *x, struct fsync_op *op, struct inode *ino);
 void fsync_flush_only(struct xctx *x, struct fsync_op *op, struct blk_queue *q,
 		      sim_time entry);
 
