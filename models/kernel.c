@@ -31,5 +31,8 @@ const struct param_def kernel_param_table[] = {
 	 "falls back to a plain ring without them"},
 	{"nvme_complete_batch", PARAM_BOOL, K(nvme_complete_batch), "true", 0, 0,
 	 "", "nvme-pci ends a batch of requests per interrupt (5.16)"},
+	{"blk_plug_32", PARAM_BOOL, K(blk_plug_32), "true", 0, 0, "",
+	 "a plug holds 32 requests before blk-mq sends them to the driver "
+	 "(5.16, BLK_MAX_REQUEST_COUNT) instead of 16"},
 	PARAM_END,
 };

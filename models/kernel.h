@@ -37,6 +37,10 @@ struct kernel_features {
 	/* nvme-pci: complete a batch of CQEs with one
 	 * blk_mq_end_request_batch (Linux 5.16). */
 	bool nvme_complete_batch;
+	/* blk-mq: a task's plug holds up to 32 requests before it is
+	 * flushed to the drivers (Linux 5.16, BLK_MAX_REQUEST_COUNT); 16
+	 * before. */
+	bool blk_plug_32;
 };
 
 extern const struct param_def kernel_param_table[];

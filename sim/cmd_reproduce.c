@@ -109,6 +109,8 @@ static struct run_metrics *run_cell(struct result *res, unsigned r, unsigned v,
 
 	struct run *run = g_new0(struct run, 1);
 	bool ok;
+	/* The mechanism's runs also say where the latency went. */
+	run->m.trace_layers = r == res->mech_row;
 	config_for(e, ev, &cfg);
 	if (!fio)
 		g_ptr_array_insert(args, 0, g_strdup(e->workload_kind));
@@ -391,6 +393,39 @@ static const struct {
 	{"device bytes per app byte", "device_bytes_per_app_byte", fig_wa},
 };
 
+static bool any_layers(const struct result *res)
+{
+	for (unsigned v = 0; v < res->nvar; v++)
+		if (res->mech[v]->layers.ios)
+			return true;
+	return false;
+}
+
+static double layer_mean(const struct run_metrics *m, int l)
+{
+	return m->layers.ios ? (double)m->layers.sum[l] / (double)m->layers.ios : 0;
+}
+
+/* Where the mechanism runs' latency went: fio workloads only. */
+static void layers_text(const struct result *res, GString *o)
+{
+	if (!any_layers(res))
+		return;
+	g_string_append_printf(o, "\n\nlatency per I/O (us) by layer, the same runs");
+	for (int l = 0; l < IOL_NR; l++) {
+		g_string_append_printf(o, "\n  %-26s", io_layer_name(l));
+		for (unsigned v = 0; v < res->nvar; v++)
+			g_string_append_printf(o, " %10.3f", layer_mean(res->mech[v], l) / 1e3);
+	}
+	g_string_append_printf(o, "\n  %-26s", "total: fio's mean latency");
+	for (unsigned v = 0; v < res->nvar; v++) {
+		double x = 0;
+		for (int l = 0; l < IOL_NR; l++)
+			x += layer_mean(res->mech[v], l);
+		g_string_append_printf(o, " %10.3f", x / 1e3);
+	}
+}
+
 static void print_text(const struct result *res, GString *o)
 {
 	const struct experiment *e = res->e;
@@ -532,6 +567,7 @@ static void print_text(const struct result *res, GString *o)
 		for (unsigned v = 0; v < res->nvar; v++)
 			g_string_append_printf(o, " %10.3f", extra_figures[k].get(res->mech[v]));
 	}
+	layers_text(res, o);
 	g_string_append_printf(o, "\n\nresult: %s: %u of %u cells within "
 			       "tolerance, %u of %u shapes hold\n\n",
 			       res->pass ? "PASS" : "FAIL", res->cells_ok,
@@ -638,6 +674,13 @@ static json_object *to_json(const struct result *res)
 		for (unsigned k = 0; k < G_N_ELEMENTS(extra_figures); k++)
 			json_object_object_add(jm, extra_figures[k].key,
 					       jnum(extra_figures[k].get(m)));
+		if (m->layers.ios) {
+			json_object *jl = json_object_new_object();
+			for (int l = 0; l < IOL_NR; l++)
+				json_object_object_add(jl, io_layer_name(l),
+						       jnum(layer_mean(m, l)));
+			json_object_object_add(jm, "latency_ns_per_io_by_layer", jl);
+		}
 		json_object_object_add(mv,
 			((struct experiment_variant *)e->variants->pdata[v])->name, jm);
 	}

@@ -83,6 +83,11 @@ void io_layers_merge(struct io_layers *dst, const struct io_layers *src)
 		dst->sum[i] += src->sum[i];
 }
 
+const char *io_layer_name(enum io_layer l)
+{
+	return layer_info[l].name;
+}
+
 static sim_time total(const struct io_layers *l)
 {
 	sim_time t = 0;

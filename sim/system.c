@@ -592,7 +592,8 @@ static bool build_devices(struct system *s, GError **err)
 		struct system_device *d = s->devices->pdata[i];
 		if (strcmp(d->model->name, "null_blk") == 0) {
 			d->nullb = null_blk_new(s->host, d->name, d->params,
-						&s->sp.null_blk_cpu, &s->sp.blk_mq);
+						&s->sp.null_blk_cpu, &s->sp.blk_mq,
+						&s->kf);
 			d->q = null_blk_queue(d->nullb);
 		} else {
 			if (!nvme_dev_params_check(d->params, err))

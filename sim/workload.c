@@ -319,8 +319,11 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	if (!jl)
 		goto out;
 	run = fio_run_new(sys, jl, err);
+	if (run && m->trace_layers)
+		fio_run_trace_layers(run);
 	if (!run || !fio_run_exec(run, err))
 		goto out;
+	fio_run_layers(run, &m->layers);
 	uint64_t ios;
 	struct task_usage app;
 	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);

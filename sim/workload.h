@@ -9,10 +9,15 @@
 
 #include <glib.h>
 
+#include "io_trace.h"
 #include "stage.h"
 #include "system.h"
 
 struct run_metrics {
+	/* Asked of workload_fio: its I/Os' latency by layer (io_trace.h),
+	 * at about 5% of the run's speed. */
+	bool trace_layers;
+	struct io_layers layers;	/* every job's I/Os, all directions */
 	double iops;
 	double bw_bytes;	/* bytes per second */
 	uint64_t ios;		/* I/Os the per-I/O figures divide by */

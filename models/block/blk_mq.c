@@ -101,7 +101,7 @@ static struct {
 	unsigned count;
 } plug;
 
-#define BLK_MAX_PLUG 32
+#define BLK_MAX_PLUG 16
 
 static void register_stages(void)
 {
@@ -397,13 +397,16 @@ static void queue_one(struct xctx *x, struct bio *bio)
 		return;
 	}
 	if (plug.x == x) {
+		/* blk_add_rq_to_plug: a full plug is flushed before the
+		 * request joins it. */
+		if (plug.count >= q->cfg.plug_max)
+			flush_plug(x);
 		if (plug.tail)
 			plug.tail->next = rq;
 		else
 			plug.head = rq;
 		plug.tail = rq;
-		if (++plug.count >= BLK_MAX_PLUG)
-			flush_plug(x);
+		plug.count++;
 		return;
 	}
 	dispatch_list(x, rq);

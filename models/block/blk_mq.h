@@ -111,6 +111,9 @@ struct blk_queue_config {
 	bool fua;			/* device honours FUA */
 	bool nowait;			/* REQ_NOWAIT supported */
 	bool discard;			/* takes REQ_OP_DISCARD (NVMe DSM) */
+	/* Requests a plug holds before the next one flushes it
+	 * (BLK_MAX_REQUEST_COUNT of the kernel modelled: 16, 32 from 5.16). */
+	unsigned plug_max;
 };
 
 /* Per-stage CPU costs (host profile, model "blk_mq"). */

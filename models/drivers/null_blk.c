@@ -160,7 +160,8 @@ static const struct blk_driver_ops null_driver = {
 struct null_blk *null_blk_new(struct host *h, const char *name,
 			      const struct null_blk_params *p,
 			      const struct null_blk_cpu_params *cpu,
-			      const struct blk_mq_params *blk)
+			      const struct blk_mq_params *blk,
+			      const struct kernel_features *k)
 {
 	struct null_blk *n = g_new0(struct null_blk, 1);
 	/* null_init: submit_queues <= 0 becomes 1, above nr_cpu_ids nr_cpu_ids. */
@@ -184,6 +185,7 @@ struct null_blk *null_blk_new(struct host *h, const char *name,
 		.max_segments = 128,
 		.capacity = p->size_mb << 20,
 		.nowait = true,
+		.plug_max = k->blk_plug_32 ? 32 : 16,
 	};
 	n->q = blk_queue_new(h, blk, &cfg, &null_driver, n);
 	for (unsigned i = 0; i < blk_queue_nr_hctx(n->q); i++)

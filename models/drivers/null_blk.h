@@ -5,6 +5,7 @@
 #define STORSIM_NULL_BLK_H
 
 #include "block/blk_mq.h"
+#include "kernel.h"
 #include "params.h"
 
 enum null_irqmode { NULL_IRQ_NONE, NULL_IRQ_SOFTIRQ, NULL_IRQ_TIMER };
@@ -34,7 +35,8 @@ struct null_blk;
 struct null_blk *null_blk_new(struct host *h, const char *name,
 			      const struct null_blk_params *p,
 			      const struct null_blk_cpu_params *cpu,
-			      const struct blk_mq_params *blk);
+			      const struct blk_mq_params *blk,
+			      const struct kernel_features *k);
 void null_blk_free(struct null_blk *n);
 struct blk_queue *null_blk_queue(struct null_blk *n);
 

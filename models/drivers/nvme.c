@@ -585,6 +585,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 		.fua = vwc,
 		.nowait = true,
 		.discard = dsm,
+		.plug_max = d->k->blk_plug_32 ? 32 : 16,
 	};
 	d->q = blk_queue_new(h, blk, &cfg, &nvme_blk_ops, d);
 	for (unsigned i = 0; i < blk_queue_nr_hctx(d->q); i++) {

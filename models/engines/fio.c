@@ -2637,6 +2637,16 @@ void fio_run_process(const struct fio_run *r, sim_time *elapsed,
 	}
 }
 
+void fio_run_layers(const struct fio_run *r, struct io_layers *l)
+{
+	*l = (struct io_layers){0};
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		const struct fio_thread *td = r->threads->pdata[i];
+		for (int d = 0; d < STATS_DDIR_NR; d++)
+			io_layers_merge(l, &td->stats->layers[d]);
+	}
+}
+
 void fio_run_clat(const struct fio_run *r, double *mean, uint64_t *p99)
 {
 	g_autofree uint64_t *plat = g_new0(uint64_t, STATS_PLAT_NR);

@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "io_trace.h"
+
 #include "jobfile.h"
 #include "options.h"
 #include "host/host.h"
@@ -40,6 +42,9 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
  * each job's latency by layer with its results; off unless asked for, as
  * it costs the hot path about 5%. Before fio_run_exec. */
 void fio_run_trace_layers(struct fio_run *r);
+/* Every job's latency by layer, all directions summed, into l (zero
+ * unless fio_run_trace_layers was called). */
+void fio_run_layers(const struct fio_run *r, struct io_layers *l);
 /* Run every job, group after group, to the end. */
 bool fio_run_exec(struct fio_run *r, GError **err);
 /* The simulated time the run will end at, when it is known beforehand:
