@@ -114,6 +114,7 @@ static bool run_one(const struct system_config *base, const char *jobfile,
 			g_ptr_array_add(v->kind == VARY_KERNEL ? cfg.kernel : cfg.sets, kv);
 	}
 	g_ptr_array_add(env, NULL);
+	row->m.trace_layers = true;
 	ok = workload_fio(&cfg, jobfile, (char **)env->pdata, &row->m, err);
 	system_config_clear(&cfg);
 	if (!ok && label->len)
@@ -129,6 +130,40 @@ static double per_io(const struct run_metrics *m, double x)
 static const char *value(GPtrArray *vars, const struct sweep_row *row, unsigned i)
 {
 	return ((struct vary *)vars->pdata[i])->values[row->pick[i]];
+}
+
+static double layer_mean(const struct run_metrics *m, int l)
+{
+	return m->layers.ios ? (double)m->layers.sum[l] / (double)m->layers.ios : 0;
+}
+
+/* The same runs' latency per I/O by layer: one column per layer. */
+static void layers_text(GString *o, GPtrArray *vars, GPtrArray *rows)
+{
+	g_string_append(o, "\nLatency per I/O (us) by layer, the same runs:\n");
+	for (unsigned i = 0; i < vars->len; i++) {
+		const struct vary *v = vars->pdata[i];
+		g_string_append_printf(o, "%*s ", (int)MAX(strlen(v->key), 6u), v->key);
+	}
+	g_string_append_c(o, '|');
+	for (int l = 0; l < IOL_NR; l++)
+		g_string_append_printf(o, " %*s", (int)MAX(strlen(io_layer_name(l)), 7u),
+				       io_layer_name(l));
+	g_string_append_c(o, '\n');
+	for (unsigned r = 0; r < rows->len; r++) {
+		const struct sweep_row *row = rows->pdata[r];
+		for (unsigned i = 0; i < vars->len; i++) {
+			const struct vary *v = vars->pdata[i];
+			g_string_append_printf(o, "%*s ", (int)MAX(strlen(v->key), 6u),
+					       value(vars, row, i));
+		}
+		g_string_append_c(o, '|');
+		for (int l = 0; l < IOL_NR; l++)
+			g_string_append_printf(o, " %*.3f",
+					       (int)MAX(strlen(io_layer_name(l)), 7u),
+					       layer_mean(&row->m, l) / 1e3);
+		g_string_append_c(o, '\n');
+	}
 }
 
 static void print_text(GString *o, const char *jobfile, GPtrArray *vars,
@@ -164,6 +199,7 @@ static void print_text(GString *o, const char *jobfile, GPtrArray *vars,
 	}
 	g_string_append(o, "\nCPU time per I/O is every CPU's, divided by the I/Os "
 			   "completed; clat is fio's completion latency of all jobs.\n");
+	layers_text(o, vars, rows);
 }
 
 static json_object *jnum(double x)
@@ -208,6 +244,10 @@ static json_object *to_json(const char *jobfile, GPtrArray *vars, GPtrArray *row
 				       jnum(per_io(m, (double)m->ctx_switches)));
 		json_object_object_add(x, "busiest_cpu_utilisation",
 				       jnum(m->busiest_cpu_util));
+		json_object *lay = json_object_new_object();
+		for (int l = 0; l < IOL_NR; l++)
+			json_object_object_add(lay, io_layer_name(l), jnum(layer_mean(m, l)));
+		json_object_object_add(x, "latency_ns_per_io_by_layer", lay);
 		json_object_array_add(jr, x);
 	}
 	json_object_object_add(o, "runs", jr);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Description: storsim sweep runs a job file over every combination of its
 # variables, the last one changing fastest, shows the mechanism a kernel
-# switch changes, prints the same bytes twice, and refuses bad variables.
+# switch changes (the kworker's switches; where the latency goes, by
+# layer), prints the same bytes twice, and refuses bad variables.
 . "$top_srcdir/tests/tap.sh"
-plan 4
+plan 6
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 job="$top_srcdir/tests/jobs/sweep/dio.fio"
@@ -30,7 +31,17 @@ assert stock["ctx_switches_per_io"] > 1, stock
 assert patched["ctx_switches_per_io"] < 0.1, patched
 assert patched["iops"] > stock["iops"]
 ' "$out/a.json"
+check "the workqueue punt lengthens only the completion above the block layer" \
+	python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+s = runs[0]["latency_ns_per_io_by_layer"]
+p = runs[2]["latency_ns_per_io_by_layer"]
+assert s["kernel_complete"] > p["kernel_complete"] + 200, (s, p)
+assert abs(s["device"] - p["device"]) < 0.01 * p["device"], (s, p)
+' "$out/a.json"
 sweep >"$out/t1" 2>/dev/null
+check "the text has the table of layers" grep -q "^Latency per I/O (us) by layer" "$out/t1"
 sweep >"$out/t2" 2>/dev/null
 check "the same sweep prints the same bytes" cmp -s "$out/t1" "$out/t2"
 "$STORSIM" sweep --vary 'not a key=1' "$job" 2>"$out/err"
