@@ -323,3 +323,7 @@ TESTS += tests/docs-params.sh
 EXTRA_DIST += tests/docs-params.sh
 TESTS += tests/latency-by-layer.sh
 EXTRA_DIST += tests/latency-by-layer.sh
+check_PROGRAMS += tests/unit/test-io-trace
+tests_unit_test_io_trace_SOURCES = tests/unit/test-io-trace.c
+tests_unit_test_io_trace_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-io-trace
