@@ -51,6 +51,17 @@ loop_attach() {
 		loop=
 		return 1
 	}
+	loop_defaults
+}
+# loop_defaults: the queue settings a new loop device has, whatever an
+# earlier user of the same loopN left (they outlive losetup -d): merges
+# on, the largest requests the device takes, a 128 KiB readahead window
+# (last: setting max_sectors_kb resets it).
+loop_defaults() {
+	local q=/sys/block/${loop#/dev/}/queue
+	echo 0 >"$q/nomerges" &&
+		cat "$q/max_hw_sectors_kb" >"$q/max_sectors_kb" &&
+		echo 128 >"$q/read_ahead_kb"
 }
 
 # iolog_ops LOG: the writes, syncs, reads and trims of a write_iolog, one

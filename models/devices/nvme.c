@@ -219,6 +219,7 @@ enum ev {
 	EV_COMPLETE,		/* post the CQE */
 	EV_DESTAGE_DONE,	/* head of the cache reached media */
 	EV_COALESCE,		/* ptr = CQ: aggregation time expired */
+	EV_CQ_HEAD,		/* ptr = CQ: a head told ahead takes effect */
 	EV_POWER_LOSS,
 };
 
@@ -259,6 +260,11 @@ struct dev_sq {
 struct dev_cq {
 	uint64_t base;
 	uint32_t size, head, tail, sq_count, coalesce_pending;
+	/* A head doorbell told ahead (nvme_dev_cq_doorbell_at): head
+	 * becomes head_next at head_next_at. */
+	bool head_pending;
+	uint32_t head_next;
+	sim_time head_next_at;
 	uint16_t qid, vector;
 	uint8_t phase;
 	bool live, ien, coalesce_armed;
@@ -703,8 +709,12 @@ static void cq_signal(struct nvme_dev *d, struct dev_cq *cq)
 	}
 }
 
-static bool cq_full(const struct dev_cq *cq)
+static bool cq_full(const struct nvme_dev *d, struct dev_cq *cq)
 {
+	if (cq->head_pending && cq->head_next_at <= now(d)) {
+		cq->head = cq->head_next;
+		cq->head_pending = false;
+	}
 	return (cq->tail + 1) % cq->size == cq->head;
 }
 
@@ -789,7 +799,7 @@ static void post_cqe(struct nvme_dev *d, struct dev_cmd *cmd)
 
 	if (d->dying)
 		return;
-	if (cq_full(cq) || cq->full_wait.head) {
+	if (cq_full(d, cq) || cq->full_wait.head) {
 		fifo_push(&cq->full_wait, cmd);
 		return;
 	}
@@ -1575,6 +1585,35 @@ static void ready(struct nvme_dev *d)
 	d->csts |= NVME_CSTS_RDY;
 }
 
+/* Post the completions that waited for room in cq, as far as it has. */
+static void cq_drain(struct nvme_dev *d, struct dev_cq *cq)
+{
+	while (!cq_full(d, cq) && cq->full_wait.head) {
+		struct dev_cmd *cmd = fifo_pop(&cq->full_wait);
+		write_cqe(d, cq, cmd);
+		release(d, cmd);
+	}
+}
+
+void nvme_dev_cq_doorbell_at(struct nvme_dev *d, uint16_t qid, uint32_t head,
+			     sim_time at)
+{
+	struct dev_cq *cq = &d->cq[qid];
+
+	if (qid == 0 || qid > d->p.max_io_queues || !(d->csts & NVME_CSTS_RDY) ||
+	    !cq->live || head >= cq->size || at < now(d)) {
+		d->cnt.bad_doorbells++;
+		return;
+	}
+	cq_full(d, cq);		/* an earlier one told ahead is in by now */
+	g_assert(!cq->head_pending);
+	cq->head_pending = true;
+	cq->head_next = head;
+	cq->head_next_at = at;
+	if (cq->full_wait.head)
+		after(d, at - now(d), EV_CQ_HEAD, cq);
+}
+
 static void doorbell(struct nvme_dev *d, uint64_t offset, uint32_t v)
 {
 	uint64_t idx = (offset - NVME_REG_DBS) / 4;
@@ -1587,11 +1626,8 @@ static void doorbell(struct nvme_dev *d, uint64_t offset, uint32_t v)
 		if (!cq->live || v >= cq->size)
 			goto bad;
 		cq->head = v;
-		while (!cq_full(cq) && cq->full_wait.head) {
-			struct dev_cmd *cmd = fifo_pop(&cq->full_wait);
-			write_cqe(d, cq, cmd);
-			release(d, cmd);
-		}
+		cq->head_pending = false;
+		cq_drain(d, cq);
 		return;
 	}
 	struct dev_sq *sq = &d->sq[qid];
@@ -1739,6 +1775,10 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 	}
 	case EV_POWER_LOSS:
 		nvme_dev_power_loss(d);
+		break;
+	case EV_CQ_HEAD:
+		if (((struct dev_cq *)ptr)->live)
+			cq_drain(d, ptr);
 		break;
 	}
 }

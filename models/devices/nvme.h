@@ -127,6 +127,17 @@ uint64_t nvme_dev_mmio_read(struct nvme_dev *d, uint64_t offset, unsigned size);
 void nvme_dev_mmio_write(struct nvme_dev *d, uint64_t offset, unsigned size,
 			 uint64_t value);
 
+/*
+ * A CQ head doorbell write of value head to queue qid that the host will
+ * make at time at (>= now), told ahead: the host knows when its interrupt
+ * handler, which nothing preempts, gets there. The head takes effect at
+ * at, exactly as if written then (the device looks at a CQ head only to
+ * see whether the queue is full), without an event for the write unless
+ * completions wait for room. The write must be the queue's next one.
+ */
+void nvme_dev_cq_doorbell_at(struct nvme_dev *d, uint16_t qid, uint32_t head,
+			     sim_time at);
+
 /* Counters for reports. Times are simulated nanoseconds. */
 struct nvme_dev_counters {
 	uint64_t admin_cmds;

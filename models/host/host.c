@@ -378,6 +378,11 @@ bool xctx_in_irq(const struct xctx *x)
 	return x->level != XL_TASK;
 }
 
+bool xctx_in_hardirq(const struct xctx *x)
+{
+	return x->level == XL_HARDIRQ;
+}
+
 struct xctx *host_current(const struct host *h)
 {
 	return h->current;

@@ -166,6 +166,9 @@ void xctx_syscall(struct xctx *x, unsigned n);
 struct task *xctx_task(const struct xctx *x);	/* NULL for IRQ contexts */
 struct cpu *xctx_cpu(const struct xctx *x);
 bool xctx_in_irq(const struct xctx *x);
+/* A hard-IRQ context: nothing preempts it, so xctx_clock() is exactly when
+ * its work charged so far ends. */
+bool xctx_in_hardirq(const struct xctx *x);
 
 /* Tasks */
 enum task_kind {
