@@ -2,8 +2,8 @@
 # Description: a bio submitted under a plug joins the plugged request it
 # continues (blk_attempt_plug_merge), so the device sees fewer requests
 # and the disk statistics count the merges. Sequential 4 KiB I/O to the
-# raw device: libaio and io_uring batches (io_submit plugs only above
-# two I/Os), psync (no plug across syscalls), buffered
+# raw device: libaio and io_uring batches (io_submit and io_uring_enter
+# plug only above two I/Os), psync (no plug across syscalls), buffered
 # writeback (a bio per buffer head, merged up to max_sectors), with
 # merging turned off (nomerges=2; 1 keeps the plug's merging) and with a
 # smaller max_sectors. The device's requests and merges in the I/O's
@@ -21,6 +21,7 @@ rw=write ioengine=libaio iodepth=32 iodepth_batch_submit=32|1|512|4063-4065|31-3
 rw=write ioengine=libaio iodepth=32 iodepth_batch_submit=32|0|16|4070-4072|24-26
 rw=write ioengine=libaio iodepth=2 iodepth_batch_submit=2|0|512|4096-4096|0-0
 rw=write ioengine=io_uring iodepth=32 iodepth_batch_submit=32|0|512|4063-4065|31-33
+rw=write ioengine=io_uring iodepth=2 iodepth_batch_submit=2|0|512|4096-4096|0-0
 rw=read ioengine=psync|0|512|4096-4096|0-0
 rw=write ioengine=psync|0|512|4096-4096|0-0
 rw=write ioengine=psync direct=0 size=64m end_fsync=1|0|512|129-129|16256-16256
