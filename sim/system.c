@@ -805,6 +805,7 @@ void system_disk_stats(const struct system *s, GArray *disks)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			od.ios[k] = st.ios[k];
+			od.merges[k] = st.merges[k];
 			od.ticks[k] = st.ticks[k] / SIM_MSEC;
 		}
 		od.in_queue = st.in_queue / SIM_MSEC;

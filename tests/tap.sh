@@ -89,3 +89,14 @@ loop_ios() {
 	"$@" >/dev/null 2>&1 || return 1
 	echo $(($(awk -v f="$f" '{print $f}' "$stat") - before))
 }
+# loop_stat COMMAND...: what the loop device did while COMMAND ran, from
+# /sys/block/loopN/stat: "READS READ_MERGES WRITES WRITE_MERGES" (fields
+# 1, 2, 5, 6); fails, printing nothing, when COMMAND does.
+loop_stat() {
+	local stat before after
+	stat=/sys/block/${loop#/dev/}/stat
+	before=$(awk '{print $1, $2, $5, $6}' "$stat")
+	"$@" >/dev/null 2>&1 || return 1
+	after=$(awk '{print $1, $2, $5, $6}' "$stat")
+	echo "$before $after" | awk '{print $5 - $1, $6 - $2, $7 - $3, $8 - $4}'
+}

@@ -5,7 +5,8 @@
  * bio_iov_bvec_set, bio_endio), block/blk-core.c (submit_bio_noacct,
  * blk_start_plug/blk_finish_plug), block/blk-mq.c (blk_mq_submit_bio,
  * blk_mq_get_new_requests, blk_mq_flush_plug_list, blk_mq_end_request),
- * block/blk-merge.c (bio_split_rw), block/blk-mq-tag.c (tags).
+ * block/blk-merge.c (bio_split_rw, blk_attempt_plug_merge),
+ * block/blk-mq-tag.c (tags).
  *
  * Parameters (host profile, model "blk_mq"), CPU time per event (ns):
  *   bio_alloc_ns     bio from the per-CPU bio cache
@@ -20,11 +21,21 @@
  *   plug_flush_ns    one blk_mq_flush_plug_list
  *   end_request_ns   blk_mq_end_request: stats, tag release
  *   bio_endio_ns     bio_endio + bio_put
+ *   bio_merge_ns     a bio merged into a plugged request
+ * and nomerges, every queue's queue/nomerges.
  * Sources: kernel-mechanisms.md (shared reference), per-host profiles.
  *
- * Left out: I/O schedulers, merging (the experiments run with nomerges),
- * a task sleeping for a tag (a waiting bio is dispatched when a tag is
- * freed, in the freeing context), write-back throttling, cgroups.
+ * Merging is the plug's only (blk_attempt_plug_merge as of Linux 6.16,
+ * "use plug request list tail for one-shot backmerge attempt"): a bio
+ * joins the request last added to the plug when that one is on the same
+ * queue, else the plug's first request on its queue, if it continues or
+ * precedes it within the queue's limits.
+ *
+ * Left out: I/O schedulers and their merging, merging into requests
+ * already dispatched, discard merges, the plug flush when its last
+ * request reaches BLK_PLUG_FLUSH_SIZE, a task sleeping for a tag (a
+ * waiting bio is dispatched when a tag is freed, in the freeing context),
+ * write-back throttling, cgroups.
  */
 #include <glib.h>
 
@@ -58,6 +69,12 @@ const struct param_def blk_mq_param_table[] = {
 	 "blk_mq_end_request: accounting and tag release"},
 	{"bio_endio_ns", PARAM_TIME, P(bio_endio), "20", 0, 1e6, "ns",
 	 "bio_endio + bio_put"},
+	{"bio_merge_ns", PARAM_TIME, P(bio_merge), "30", 0, 1e6, "ns",
+	 "blk_attempt_plug_merge + bio_attempt_back_merge for a bio that joins "
+	 "a plugged request (estimate)"},
+	{"nomerges", PARAM_U32, P(nomerges), "0", 0, 2, "mode",
+	 "every queue's queue/nomerges: 2 turns merging off; 1 (no extended "
+	 "merges) leaves the plug's merging on, as 0 does"},
 	PARAM_END,
 };
 
@@ -90,7 +107,7 @@ struct blk_queue {
 
 static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
 	st_pin_pages, st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
-	st_bio_endio;
+	st_bio_endio, st_bio_merge;
 
 /* The plug of the step being executed. A plug never outlives the step
  * that started it, so one slot is enough. */
@@ -122,6 +139,8 @@ static void register_stages(void)
 	st_end_request = stage_register("blk_mq_end_request", CPU_SYS,
 					"blk_mq_end_request");
 	st_bio_endio = stage_register("bio_endio", CPU_SYS, "bio_endio, bio_put");
+	st_bio_merge = stage_register("blk_attempt_plug_merge", CPU_SYS,
+				      "blk_attempt_plug_merge");
 }
 
 struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
@@ -137,6 +156,7 @@ struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
 	q->cfg = *cfg;
 	q->name = g_strdup(cfg->name);
 	q->cfg.name = q->name;
+	q->cfg.nomerges |= p->nomerges == 2;
 	q->drv = drv;
 	q->drv_data = drv_data;
 	q->nr_hctx = cfg->nr_hw_queues + cfg->nr_poll_queues;
@@ -296,9 +316,8 @@ static void dispatch_list(struct xctx *x, struct request *head)
 		head = rq->next;
 		rq->next = NULL;
 		account_start(rq->q, rq);
-		if (rq->bio->trace)
-			io_trace_stamp_last(rq->bio->trace, IOS_DISPATCH,
-					    xctx_clock(x));
+		if (blk_rq_traced(rq))
+			blk_rq_stamp(rq, IOS_DISPATCH, xctx_clock(x));
 		/* bd->last: the last request of this queue in the batch. */
 		bool last = !head || head->hctx != rq->hctx;
 		rq->q->drv->queue_rq(x, rq->hctx, rq, last);
@@ -345,7 +364,8 @@ static struct request *get_request(struct blk_hctx *hc, struct bio *bio)
 	if (hc->nfree == 0)
 		return NULL;
 	struct request *rq = &hc->rqs[hc->free_tags[--hc->nfree]];
-	rq->bio = bio;
+	bio->next = NULL;
+	rq->bio = rq->biotail = bio;
 	rq->op = bio->op;
 	rq->flags = bio->flags;
 	rq->sector = bio->sector;
@@ -371,6 +391,71 @@ static void end_bio(struct xctx *x, struct bio *bio)
 	bio->end_io(x, bio);
 }
 
+/* rq_mergeable and bio_mergeable: only reads and writes merge, and a
+ * flush, a FUA write or what carries REQ_NOMERGE never does. */
+static bool mergeable(uint8_t op, uint32_t flags)
+{
+	return (op == REQ_OP_READ || op == REQ_OP_WRITE) &&
+	       !(flags & (REQ_NOMERGE | REQ_PREFLUSH | REQ_FUA));
+}
+
+/*
+ * blk_attempt_plug_merge: bio joins rq, at its end (back merge) or its
+ * start (front merge), if both may merge, do the same operation on the
+ * same hardware queue (a polled bio goes to a poll queue) and the result
+ * stays within max_sectors and max_segments. A request a bio was
+ * adjacent to but did not fit is marked REQ_NOMERGE, as the kernel's
+ * req_set_nomerge does.
+ */
+static bool plug_merge(struct request *rq, struct blk_hctx *hc, struct bio *bio)
+{
+	const struct blk_queue_config *cfg = &hc->q->cfg;
+	bool back = rq->sector + rq->size / 512 == bio->sector;
+
+	if (rq->hctx != hc || rq->op != bio->op || !mergeable(rq->op, rq->flags))
+		return false;
+	if (!back && bio->sector + bio->size / 512 != rq->sector)
+		return false;
+	if ((uint64_t)rq->size + bio->size > (uint64_t)cfg->max_sectors * 512 ||
+	    rq->nr_segs + bio->nr_segs > cfg->max_segments) {
+		rq->flags |= REQ_NOMERGE;
+		return false;
+	}
+	if (back) {
+		bio->next = NULL;
+		rq->biotail->next = bio;
+		rq->biotail = bio;
+	} else {
+		bio->next = rq->bio;
+		rq->bio = bio;
+		rq->sector = bio->sector;
+	}
+	rq->size += bio->size;
+	rq->nr_segs += bio->nr_segs;
+	return true;
+}
+
+/* The plugged request bio may join: the one last added when it is on
+ * bio's queue, else the plug's first on that queue. */
+static bool attempt_plug_merge(struct xctx *x, struct blk_hctx *hc,
+			       struct bio *bio)
+{
+	struct blk_queue *q = bio->q;
+	struct request *rq = plug.tail;
+
+	if (plug.x != x || !rq || q->cfg.nomerges ||
+	    !mergeable(bio->op, bio->flags))
+		return false;
+	if (rq->q != q)
+		for (rq = plug.head; rq && rq->q != q; rq = rq->next)
+			;
+	if (!rq || !plug_merge(rq, hc, bio))
+		return false;
+	xctx_charge(x, st_bio_merge, q->p->bio_merge);
+	q->st.merges[bio->op == REQ_OP_WRITE]++;
+	return true;
+}
+
 static void queue_one(struct xctx *x, struct bio *bio)
 {
 	struct blk_queue *q = bio->q;
@@ -380,6 +465,9 @@ static void queue_one(struct xctx *x, struct bio *bio)
 		bio->flags &= ~REQ_POLLED;
 	struct blk_hctx *hc = blk_queue_map(q, cpu_id(xctx_cpu(x)),
 					    bio->flags & REQ_POLLED);
+	/* A bio that merges needs no request, so no tag. */
+	if (attempt_plug_merge(x, hc, bio))
+		return;
 	struct request *rq = get_request(hc, bio);
 
 	if (!rq) {
@@ -454,6 +542,10 @@ void submit_bio(struct xctx *x, struct bio *bio)
 		if (i == nchild - 1)
 			segs = segs_left;
 		*child = *bio;
+		/* bio_submit_split: a piece cut off the front has no chance
+		 * to merge; the last is the original bio, which may. */
+		if (i < nchild - 1)
+			child->flags |= REQ_NOMERGE;
 		child->parent = bio;
 		child->remaining = 0;
 		child->sector = sector;
@@ -512,8 +604,8 @@ static void account_done(struct blk_queue *q, struct request *rq)
 		q->st.busy += now - q->busy_since;
 }
 
-/* End rq at the given CPU cost: accounting, tag, bio, then a bio waiting
- * for a tag. */
+/* End rq at the given CPU cost: accounting, tag, each of its bios, then a
+ * bio waiting for a tag. */
 static void end_request(struct xctx *x, struct request *rq,
 			enum blk_status status, sim_time cost)
 {
@@ -523,13 +615,18 @@ static void end_request(struct xctx *x, struct request *rq,
 
 	xctx_charge(x, st_end_request, cost);
 	account_done(q, rq);
-	if (bio->trace)
-		io_trace_stamp_last(bio->trace, IOS_END, xctx_clock(x));
-	rq->bio = NULL;
+	if (blk_rq_traced(rq))
+		blk_rq_stamp(rq, IOS_END, xctx_clock(x));
+	rq->bio = rq->biotail = NULL;
 	hc->free_tags[hc->nfree++] = rq->tag;
-	if (status && !bio->status)
-		bio->status = (uint8_t)status;
-	end_bio(x, bio);
+	while (bio) {
+		/* Its end_io may reuse it: take the next one first. */
+		struct bio *next = bio->next;
+		if (status && !bio->status)
+			bio->status = (uint8_t)status;
+		end_bio(x, bio);
+		bio = next;
+	}
 
 	if (hc->waiting) {
 		struct bio *w = hc->waiting;

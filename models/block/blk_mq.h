@@ -38,6 +38,7 @@ enum req_op {
 #define REQ_SYNC	(1u << 2)
 #define REQ_POLLED	(1u << 3)	/* completion found by polling */
 #define REQ_NOWAIT	(1u << 4)	/* fail with -EAGAIN rather than block */
+#define REQ_NOMERGE	(1u << 5)	/* never merged into, nor merged */
 
 #define BIO_INLINE_VECS 4	/* bvecs that fit in struct bio itself */
 
@@ -65,13 +66,15 @@ struct bio {
 	/* internal */
 	struct bio *parent;	/* a split bio's original */
 	uint32_t remaining;	/* split children not yet ended */
-	struct bio *next;	/* free list and waiting lists */
+	struct bio *next;	/* the request's next bio; waiting lists */
 };
 
 struct request {
 	struct blk_queue *q;
 	struct blk_hctx *hctx;
-	struct bio *bio;
+	/* Its bios in sector order, chained by next: the one it was made
+	 * for and those merged into it on the plug. */
+	struct bio *bio, *biotail;
 	uint32_t tag;
 	uint8_t op;
 	uint32_t flags;
@@ -114,6 +117,7 @@ struct blk_queue_config {
 	/* Requests a plug holds before the next one flushes it
 	 * (BLK_MAX_REQUEST_COUNT of the kernel modelled: 16, 32 from 5.16). */
 	unsigned plug_max;
+	bool nomerges;			/* queue/nomerges=2: no merging at all */
 };
 
 /* Per-stage CPU costs (host profile, model "blk_mq"). */
@@ -130,6 +134,8 @@ struct blk_mq_params {
 	sim_time plug_flush;		/* blk_finish_plug: one flush of the plug list */
 	sim_time end_request;		/* blk_mq_end_request: accounting, tag free */
 	sim_time bio_endio;		/* bio_endio + bio_put */
+	sim_time bio_merge;		/* a bio merged into a plugged request */
+	uint32_t nomerges;		/* every queue's queue/nomerges */
 };
 
 extern const struct param_def blk_mq_param_table[];
@@ -184,6 +190,24 @@ unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
 void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
 
 /* Driver side */
+/* Stamp s at time at in the trace of each of rq's bios: the I/Os merged
+ * into a request cross the driver's points with it. */
+static inline void blk_rq_stamp(const struct request *rq, enum io_stamp s,
+				sim_time at)
+{
+	for (const struct bio *b = rq->bio; b; b = b->next)
+		io_trace_stamp_last(b->trace, s, at);
+}
+
+/* Whether any of rq's bios carries stamps: read the clock only then. */
+static inline bool blk_rq_traced(const struct request *rq)
+{
+	for (const struct bio *b = rq->bio; b; b = b->next)
+		if (b->trace)
+			return true;
+	return false;
+}
+
 void blk_mq_complete_request(struct xctx *x, struct request *rq,
 			     enum blk_status status);
 /*
@@ -198,6 +222,7 @@ void blk_mq_end_request_batched(struct xctx *x, struct request *rq,
 /* Disk statistics, as /proc/diskstats (fio's disk_util). */
 struct blk_disk_stats {
 	uint64_t ios[2];		/* read, write */
+	uint64_t merges[2];		/* bios merged into a request */
 	uint64_t other;			/* discards, flushes, write-zeroes */
 	uint64_t sectors[2];
 	sim_time ticks[2];		/* sum of request times */

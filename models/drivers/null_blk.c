@@ -77,9 +77,10 @@ static stage_id st_queue_rq, st_complete;
 
 static void complete_rq(struct null_blk *n, struct xctx *x, struct request *rq)
 {
-	struct io_trace *tr = rq->bio->trace;
-
-	if (tr) {
+	for (struct bio *b = rq->bio; b; b = b->next) {
+		struct io_trace *tr = b->trace;
+		if (!tr)
+			continue;
 		if (!(tr->have & (1u << IOS_DEVICE_DONE)))
 			io_trace_stamp_last(tr, IOS_DEVICE_DONE, tr->t[IOS_ISSUE]);
 		io_trace_stamp_last(tr, IOS_HANDLE, xctx_clock(x));
@@ -97,8 +98,8 @@ static void null_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	xctx_charge(x, st_queue_rq, n->cpu.queue_rq);
 	/* No device: the command is "issued" and, but for the timer,
 	 * done as null_handle_cmd returns. */
-	if (rq->bio->trace)
-		io_trace_stamp_last(rq->bio->trace, IOS_ISSUE, xctx_clock(x));
+	if (blk_rq_traced(rq))
+		blk_rq_stamp(rq, IOS_ISSUE, xctx_clock(x));
 	switch (n->p.irqmode) {
 	case NULL_IRQ_NONE:
 		complete_rq(n, x, rq);
@@ -125,19 +126,17 @@ static void null_handle(struct sim_component *comp, unsigned type, void *ptr,
 
 	switch (type) {
 	case NULL_ARM_TIMER:
-		io_trace_stamp_last(rq->bio->trace, IOS_ISSUE, sim_now(comp->sim));
+		blk_rq_stamp(rq, IOS_ISSUE, sim_now(comp->sim));
 		sim_after(comp->sim, n->p.completion_nsec, comp, NULL_TIMER_FIRES,
 			  rq, arg);
 		break;
 	case NULL_TIMER_FIRES:
-		io_trace_stamp_last(rq->bio->trace, IOS_DEVICE_DONE,
-				    sim_now(comp->sim));
+		blk_rq_stamp(rq, IOS_DEVICE_DONE, sim_now(comp->sim));
 		cpu_raise_irq(host_cpu(n->h, (unsigned)arg),
 			      SIM_MSG(comp, NULL_COMPLETE, rq, 0));
 		break;
 	case NULL_RAISE_SOFTIRQ:
-		io_trace_stamp_last(rq->bio->trace, IOS_DEVICE_DONE,
-				    sim_now(comp->sim));
+		blk_rq_stamp(rq, IOS_DEVICE_DONE, sim_now(comp->sim));
 		cpu_raise_softirq(host_cpu(n->h, (unsigned)arg),
 				  SIM_MSG(comp, NULL_COMPLETE, rq, 0));
 		break;

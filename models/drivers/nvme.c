@@ -386,7 +386,8 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	}
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
-	d->traced |= rq->bio->trace != NULL;
+	for (const struct bio *b = rq->bio; b; b = b->next)
+		d->traced |= b->trace != NULL;
 	nq->sq_tail = (nq->sq_tail + 1) % nq->depth;
 	nq->sq_count++;
 	if (last) {
@@ -429,10 +430,9 @@ static unsigned process_cq(struct nvme_drv *d, struct nvme_queue *nq,
 		sim_time written = nq->cqe_at[nq->cq_head];
 		struct nvme_cqe c = cq_pop(nq);
 		struct request *rq = blk_hctx_request(nq->hctx, c.cid);
-		struct io_trace *tr = rq->bio->trace;
-		if (tr) {
-			io_trace_stamp_last(tr, IOS_DEVICE_DONE, written);
-			io_trace_stamp_last(tr, IOS_HANDLE, xctx_clock(x));
+		if (d->traced) {
+			blk_rq_stamp(rq, IOS_DEVICE_DONE, written);
+			blk_rq_stamp(rq, IOS_HANDLE, xctx_clock(x));
 		}
 		xctx_charge(x, st_cqe, d->p.cqe);
 		n++;
@@ -487,7 +487,7 @@ static void stamp_issued(struct nvme_drv *d, struct nvme_queue *nq,
 	for (uint64_t n = nq->sq_count_rung; n < sq_count; n++) {
 		const struct nvme_sqe *e = &nq->sq[n % nq->depth];
 		struct request *rq = blk_hctx_request(nq->hctx, e->cid);
-		io_trace_stamp_last(rq->bio->trace, IOS_ISSUE, now);
+		blk_rq_stamp(rq, IOS_ISSUE, now);
 	}
 }
 

@@ -7,7 +7,7 @@
  * (io_prep_rw, io_read, io_write, io_complete_rw, io_req_rw_complete).
  *
  * Submission: io_uring_enter consumes up to to_submit SQEs under a block
- * plug (when there are two or more), and for each read or write sets up
+ * plug (when there are more than two), and for each read or write sets up
  * the kiocb (IOCB_NOWAIT when the file allows it, IOCB_HIPRI on an IOPOLL
  * ring, IOCB_DIO_CALLER_COMP for writes when the kernel has it) and calls
  * the file's read_iter/write_iter. A request the file finishes at once is
@@ -607,9 +607,12 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 	}
 }
 
+/* A batch plugs only above two SQEs (io_uring's IO_PLUG_THRESHOLD, later
+ * io_submit_state_start's need_plug): on Linux 6.18 the bios of a batch
+ * of two do not merge, those of three do. */
 static void submit_sqes(struct io_ring *r, struct xctx *x, unsigned nr)
 {
-	bool plugged = nr > 1;
+	bool plugged = nr > 2;
 
 	if (plugged)
 		blk_start_plug(x);

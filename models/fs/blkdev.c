@@ -250,6 +250,7 @@ void blkdev_fs_params(const struct blkdev *b, uint64_t page_size,
 		.read_iter = b->p.read_iter,
 		.write_iter = b->p.write_iter,
 		.iomap_begin = b->p.map_blocks,
+		.bio_per_block = true,
 	};
 }
 

@@ -22,6 +22,10 @@ struct fs_params {
 	sim_time dio_complete;		/* iomap_dio_complete + ->end_io + free */
 	sim_time unwritten_convert;	/* convert unwritten extents (transaction) */
 	sim_time size_update;		/* update i_size after an extending write */
+	/* Buffer heads: writeback sends a bio per block
+	 * (block_write_full_folio), as the raw block device does; else a
+	 * bio grows over contiguous blocks (iomap_writepages). */
+	bool bio_per_block;
 };
 
 extern const struct param_def fs_param_table[];

@@ -138,7 +138,8 @@ static void submit_wb_bio(struct xctx *x, struct bio *bio)
 }
 
 /* Write back every dirty folio of ino: its dirty blocks, in bios that
- * grow while the blocks are contiguous. */
+ * grow while the blocks are contiguous, or a bio per block with buffer
+ * heads (the plug merges those). */
 static void writeback_inode(struct xctx *x, struct writeback *wb,
 			    struct inode *ino)
 {
@@ -147,6 +148,7 @@ static void writeback_inode(struct xctx *x, struct writeback *wb,
 	struct bio *bio = NULL;
 	struct wb_io *w = NULL;
 	uint64_t bio_end = 0;
+	bool per_block = fs_params(ino->fs)->bio_per_block;
 
 	blk_start_plug(x);
 	for (struct folio *f = mapping_take_dirty(m), *next; f; f = next) {
@@ -158,7 +160,8 @@ static void writeback_inode(struct xctx *x, struct writeback *wb,
 			    wb->p->wb_block * (sim_time)__builtin_popcountll(blocks));
 		while (blocks) {
 			unsigned b0 = (unsigned)__builtin_ctzll(blocks), b1 = b0;
-			while (b1 + 1 < m->blocks_per_folio && (blocks >> (b1 + 1)) & 1)
+			while (!per_block && b1 + 1 < m->blocks_per_folio &&
+			       (blocks >> (b1 + 1)) & 1)
 				b1++;
 			unsigned run = b1 - b0 + 1;
 			blocks &= ~((run == 64 ? UINT64_MAX :
@@ -167,7 +170,8 @@ static void writeback_inode(struct xctx *x, struct writeback *wb,
 				       (uint64_t)b0 * m->block_size;
 			uint64_t sector = ino->start_sector + off / 512;
 			uint32_t len = run * m->block_size;
-			if (bio && sector == bio_end && bio->size + len <= WB_BIO_MAX &&
+			if (bio && !per_block && sector == bio_end &&
+			    bio->size + len <= WB_BIO_MAX &&
 			    f->index <= w->first + w->n) {
 				bio->size += len;
 			} else {
