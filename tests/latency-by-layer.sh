@@ -5,11 +5,12 @@
 # completion_nsec is the device layer, to the nanosecond; a page-cache
 # hit has no device time; the workqueue punt of stock direct writes shows
 # in the kernel's completion layer and nowhere below the block layer; a
-# synchronous read's ends after its copy to user space; a
+# synchronous read's ends after its copy to user space; a large plugged
+# request goes to the driver as the next joins the plug; a
 # reporting group sums its jobs; --no-cpu-profile leaves it out.
 . "$top_srcdir/tests/tap.sh"
 
-plan 19
+plan 20
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -102,6 +103,20 @@ p = {s["stage"]: s for s in json.load(open(sys.argv[1]))["storsim"]["cpu_profile
 print(sum(p[k]["ns"] / p[k]["calls"] for k in ("copy_to_user", "ctx_switch")))' "$tmp/j")
 check "psync buffered misses: the completion layer holds the switch back and the copy ($copy ns)" \
 	greater "$(layer read kernel_complete)" "$copy"
+
+# A plugged request of 128 KiB or more goes to the driver as the next
+# one joins the plug (BLK_PLUG_FLUSH_SIZE), unless the queue has nomerges:
+# 256 KiB reads submitted 8 at a time wait less in the plug with it.
+big() {
+	run --set=blk_mq.nomerges="$1" --name=j --filename=/dev/nvme0n1 \
+		--rw=randread --bs=256k --ioengine=io_uring --iodepth=8 \
+		--iodepth_batch_submit=8 --iodepth_batch_complete_min=8 \
+		--direct=1 $common
+	layer read block_queue
+}
+flushed=$(big 0) held=$(big 2)
+check "256 KiB reads in a batch of 8 wait less in the plug ($flushed against $held ns)" \
+	greater "$held" "$(python3 -c 'import sys; print(2 * float(sys.argv[1]))' "$flushed")"
 
 # dio-caller-comp's system at QD16: stock punts each write's completion
 # to a workqueue, the patch completes it in the issuer.

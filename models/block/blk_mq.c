@@ -32,8 +32,7 @@
  * precedes it within the queue's limits.
  *
  * Left out: I/O schedulers and their merging, merging into requests
- * already dispatched, discard merges, the plug flush when its last
- * request reaches BLK_PLUG_FLUSH_SIZE, a task sleeping for a tag (a
+ * already dispatched, discard merges, a task sleeping for a tag (a
  * waiting bio is dispatched when a tag is freed, in the freeing context),
  * write-back throttling, cgroups.
  */
@@ -108,6 +107,11 @@ struct blk_queue {
 static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
 	st_pin_pages, st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
 	st_bio_endio, st_bio_merge;
+
+/* A plugged request this large (with merges on) is sent to the driver
+ * when the next one joins the plug: BLK_PLUG_FLUSH_SIZE, 128 KiB in every
+ * kernel modelled. */
+#define BLK_PLUG_FLUSH_SIZE (128u * 1024)
 
 /* The plug of the step being executed. A plug never outlives the step
  * that started it, so one slot is enough. */
@@ -485,9 +489,11 @@ static void queue_one(struct xctx *x, struct bio *bio)
 		return;
 	}
 	if (plug.x == x) {
-		/* blk_add_rq_to_plug: a full plug is flushed before the
-		 * request joins it. */
-		if (plug.count >= q->cfg.plug_max)
+		/* blk_add_rq_to_plug: a full plug, or one whose last request
+		 * is already large, is flushed before the request joins it. */
+		if (plug.count >= q->cfg.plug_max ||
+		    (plug.tail && !q->cfg.nomerges &&
+		     plug.tail->size >= BLK_PLUG_FLUSH_SIZE))
 			flush_plug(x);
 		if (plug.tail)
 			plug.tail->next = rq;
