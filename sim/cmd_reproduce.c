@@ -406,7 +406,8 @@ static double layer_mean(const struct run_metrics *m, int l)
 	return m->layers.ios ? (double)m->layers.sum[l] / (double)m->layers.ios : 0;
 }
 
-/* Where the mechanism runs' latency went: fio workloads only. */
+/* Where the mechanism runs' latency went, from each I/O's start (fio's, or
+ * t/io_uring's prep) to its reap. */
 static void layers_text(const struct result *res, GString *o)
 {
 	if (!any_layers(res))
@@ -417,7 +418,7 @@ static void layers_text(const struct result *res, GString *o)
 		for (unsigned v = 0; v < res->nvar; v++)
 			g_string_append_printf(o, " %10.3f", layer_mean(res->mech[v], l) / 1e3);
 	}
-	g_string_append_printf(o, "\n  %-26s", "total: fio's mean latency");
+	g_string_append_printf(o, "\n  %-26s", "total: the mean latency");
 	for (unsigned v = 0; v < res->nvar; v++) {
 		double x = 0;
 		for (int l = 0; l < IOL_NR; l++)

@@ -279,7 +279,10 @@ bool workload_uring_bench(const struct system_config *base, int argc,
 	if (!t)
 		goto out;
 	m->output = g_string_new(NULL);
+	if (m->trace_layers)
+		t_io_uring_trace_layers(t);
 	t_io_uring_run(t, m->output);
+	t_io_uring_layers(t, &m->layers);
 	struct t_io_uring_result r;
 	t_io_uring_result(t, &r);
 	m->iops = r.iops_mean;

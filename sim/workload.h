@@ -14,7 +14,7 @@
 #include "system.h"
 
 struct run_metrics {
-	/* Asked of workload_fio: its I/Os' latency by layer (io_trace.h),
+	/* Asked of the workload: its I/Os' latency by layer (io_trace.h),
 	 * at about 5% of the run's speed. */
 	bool trace_layers;
 	struct io_layers layers;	/* every job's I/Os, all directions */

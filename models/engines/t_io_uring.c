@@ -53,6 +53,11 @@ struct submitter {
 	uint64_t seq_block[MAX_FDS];
 	unsigned inflight, prepped, to_submit;
 	uint64_t done, calls, reaps;
+	/* Latency by layer: a trace per I/O in flight, its slot in the CQE's
+	 * user_data beside the file's index, and when it was prepped. */
+	struct io_trace *traces;
+	sim_time *started;
+	unsigned *free_slots, nfree;
 };
 
 struct t_io_uring {
@@ -65,6 +70,8 @@ struct t_io_uring {
 	GString *out;
 	uint64_t last_done, last_calls, last_reaps;
 	uint64_t max_iops;
+	bool trace_layers;
+	struct io_layers layers;
 	double iops_sum, submit_sum, reap_sum;
 	unsigned samples;
 	unsigned seconds_left;
@@ -110,6 +117,8 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 	const struct t_io_uring_opts *o = &s->t->o;
 	uint32_t segs = o->bs > s->t->page_size ? o->bs / s->t->page_size : 1;
 
+	sim_time now = s->t->trace_layers ? xctx_clock(x) : 0;
+
 	for (unsigned i = 0; i < n; i++) {
 		unsigned fi = 0;
 		if (s->nfiles > 1) {
@@ -130,6 +139,13 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 			.kiflags = o->odirect ? KI_DIRECT : 0,
 			.user_data = (void *)(uintptr_t)fi,
 		};
+		if (s->t->trace_layers) {
+			unsigned slot = s->free_slots[--s->nfree];
+			io_trace_reset(&s->traces[slot]);
+			s->started[slot] = now;
+			sqe.trace = &s->traces[slot];
+			sqe.user_data = (void *)(uintptr_t)(slot * MAX_FDS + fi);
+		}
 		g_assert(io_ring_sqe_push(s->ring, &sqe));
 	}
 	xctx_charge(x, st_prep, s->t->p.prep * n);
@@ -141,8 +157,17 @@ static unsigned reap(struct submitter *s, struct xctx *x)
 	struct io_cqe cqe;
 	unsigned n = 0;
 
+	sim_time now = s->t->trace_layers ? xctx_clock(x) : 0;
+
 	while (io_ring_cq_pop(s->ring, &cqe)) {
-		s->pending[(uintptr_t)cqe.user_data]--;
+		uintptr_t ud = (uintptr_t)cqe.user_data;
+		s->pending[ud % MAX_FDS]--;
+		if (s->t->trace_layers) {
+			unsigned slot = (unsigned)(ud / MAX_FDS);
+			io_layers_add(&s->t->layers, s->started[slot],
+				      &s->traces[slot], now);
+			s->free_slots[s->nfree++] = slot;
+		}
 		n++;
 	}
 	xctx_charge(x, st_reap, s->t->p.reap * n);
@@ -408,12 +433,34 @@ void t_io_uring_result(const struct t_io_uring *t, struct t_io_uring_result *r)
 	};
 }
 
+void t_io_uring_trace_layers(struct t_io_uring *t)
+{
+	t->trace_layers = true;
+	for (unsigned i = 0; i < t->nsubs; i++) {
+		struct submitter *s = &t->subs[i];
+		s->traces = g_new(struct io_trace, t->o.depth);
+		s->started = g_new(sim_time, t->o.depth);
+		s->free_slots = g_new(unsigned, t->o.depth);
+		for (s->nfree = 0; s->nfree < t->o.depth; s->nfree++)
+			s->free_slots[s->nfree] = t->o.depth - 1 - s->nfree;
+	}
+}
+
+void t_io_uring_layers(const struct t_io_uring *t, struct io_layers *l)
+{
+	*l = t->layers;
+}
+
 void t_io_uring_free(struct t_io_uring *t)
 {
 	if (!t)
 		return;
-	for (unsigned i = 0; i < t->nsubs; i++)
+	for (unsigned i = 0; i < t->nsubs; i++) {
 		io_ring_free(t->subs[i].ring);
+		g_free(t->subs[i].traces);
+		g_free(t->subs[i].started);
+		g_free(t->subs[i].free_slots);
+	}
 	g_free(t->subs);
 	g_free(t);
 }

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "engines/io_uring.h"
+#include "io_trace.h"
 
 /* User-space CPU costs (host profile, model "t_io_uring"). */
 struct t_io_uring_params {
@@ -42,6 +43,10 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 				  const struct t_io_uring_opts *o,
 				  const struct t_io_uring_params *p,
 				  char **files, int nfiles, GError **err);
+/* Have each I/O collect its latency stamps (io_trace.h), from its prep
+ * to its reap; before t_io_uring_run. t_io_uring_layers sums them. */
+void t_io_uring_trace_layers(struct t_io_uring *t);
+void t_io_uring_layers(const struct t_io_uring *t, struct io_layers *l);
 /* Run to the end; the output lines go to out, as t/io_uring prints them. */
 void t_io_uring_run(struct t_io_uring *t, GString *out);
 void t_io_uring_free(struct t_io_uring *t);
