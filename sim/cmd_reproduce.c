@@ -401,11 +401,6 @@ static bool any_layers(const struct result *res)
 	return false;
 }
 
-static double layer_mean(const struct run_metrics *m, int l)
-{
-	return m->layers.ios ? (double)m->layers.sum[l] / (double)m->layers.ios : 0;
-}
-
 /* Where the mechanism runs' latency went, from each I/O's start (fio's, or
  * t/io_uring's prep) to its reap. */
 static void layers_text(const struct result *res, GString *o)
@@ -416,13 +411,14 @@ static void layers_text(const struct result *res, GString *o)
 	for (int l = 0; l < IOL_NR; l++) {
 		g_string_append_printf(o, "\n  %-26s", io_layer_name(l));
 		for (unsigned v = 0; v < res->nvar; v++)
-			g_string_append_printf(o, " %10.3f", layer_mean(res->mech[v], l) / 1e3);
+			g_string_append_printf(o, " %10.3f",
+					       io_layers_mean(&res->mech[v]->layers, l) / 1e3);
 	}
 	g_string_append_printf(o, "\n  %-26s", "total: the mean latency");
 	for (unsigned v = 0; v < res->nvar; v++) {
 		double x = 0;
 		for (int l = 0; l < IOL_NR; l++)
-			x += layer_mean(res->mech[v], l);
+			x += io_layers_mean(&res->mech[v]->layers, l);
 		g_string_append_printf(o, " %10.3f", x / 1e3);
 	}
 }
@@ -679,7 +675,7 @@ static json_object *to_json(const struct result *res)
 			json_object *jl = json_object_new_object();
 			for (int l = 0; l < IOL_NR; l++)
 				json_object_object_add(jl, io_layer_name(l),
-						       jnum(layer_mean(m, l)));
+						       jnum(io_layers_mean(&m->layers, l)));
 			json_object_object_add(jm, "latency_ns_per_io_by_layer", jl);
 		}
 		json_object_object_add(mv,

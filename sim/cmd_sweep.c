@@ -132,11 +132,6 @@ static const char *value(GPtrArray *vars, const struct sweep_row *row, unsigned 
 	return ((struct vary *)vars->pdata[i])->values[row->pick[i]];
 }
 
-static double layer_mean(const struct run_metrics *m, int l)
-{
-	return m->layers.ios ? (double)m->layers.sum[l] / (double)m->layers.ios : 0;
-}
-
 /* The same runs' latency per I/O by layer: one column per layer. */
 static void layers_text(GString *o, GPtrArray *vars, GPtrArray *rows)
 {
@@ -161,7 +156,7 @@ static void layers_text(GString *o, GPtrArray *vars, GPtrArray *rows)
 		for (int l = 0; l < IOL_NR; l++)
 			g_string_append_printf(o, " %*.3f",
 					       (int)MAX(strlen(io_layer_name(l)), 7u),
-					       layer_mean(&row->m, l) / 1e3);
+					       io_layers_mean(&row->m.layers, l) / 1e3);
 		g_string_append_c(o, '\n');
 	}
 }
@@ -246,7 +241,8 @@ static json_object *to_json(const char *jobfile, GPtrArray *vars, GPtrArray *row
 				       jnum(m->busiest_cpu_util));
 		json_object *lay = json_object_new_object();
 		for (int l = 0; l < IOL_NR; l++)
-			json_object_object_add(lay, io_layer_name(l), jnum(layer_mean(m, l)));
+			json_object_object_add(lay, io_layer_name(l),
+					       jnum(io_layers_mean(&m->layers, l)));
 		json_object_object_add(x, "latency_ns_per_io_by_layer", lay);
 		json_object_array_add(jr, x);
 	}

@@ -83,6 +83,11 @@ void io_layers_merge(struct io_layers *dst, const struct io_layers *src)
 		dst->sum[i] += src->sum[i];
 }
 
+double io_layers_mean(const struct io_layers *l, enum io_layer layer)
+{
+	return l->ios ? (double)l->sum[layer] / (double)l->ios : 0;
+}
+
 const char *io_layer_name(enum io_layer l)
 {
 	return layer_info[l].name;
@@ -109,7 +114,7 @@ void io_layers_text(const struct io_layers *l, unsigned ndirs,
 				       all / n / 1e3);
 		for (int i = 0; i < IOL_NR; i++)
 			g_string_append_printf(out, "  %10.3f us  %5.1f%%  %-16s %s\n",
-					       (double)l[d].sum[i] / n / 1e3,
+					       io_layers_mean(&l[d], i) / 1e3,
 					       all > 0 ? 100.0 * (double)l[d].sum[i] / all : 0,
 					       layer_info[i].name, layer_info[i].what);
 	}
@@ -133,7 +138,7 @@ json_object *io_layers_json(const struct io_layers *l, unsigned ndirs,
 			json_object_object_add(x, "layer",
 					       json_object_new_string(layer_info[i].name));
 			json_object_object_add(x, "mean_ns", json_object_new_double(
-					round((double)l[d].sum[i] / n * 1e3) / 1e3));
+					round(io_layers_mean(&l[d], i) * 1e3) / 1e3));
 			json_object_object_add(x, "share", json_object_new_double(
 					all > 0 ? round((double)l[d].sum[i] / all * 1e6) / 1e6 : 0));
 			json_object_array_add(arr, x);

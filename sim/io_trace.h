@@ -97,6 +97,8 @@ struct io_layers {
 void io_layers_add(struct io_layers *l, sim_time start,
 		   const struct io_trace *tr, sim_time end);
 void io_layers_merge(struct io_layers *dst, const struct io_layers *src);
+/* The mean of layer l over the I/Os counted (ns; 0 without any). */
+double io_layers_mean(const struct io_layers *l, enum io_layer layer);
 /* A layer's name, as the reports print it ("device", "app_reap"...). */
 const char *io_layer_name(enum io_layer l);
 

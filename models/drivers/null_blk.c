@@ -77,14 +77,8 @@ static stage_id st_queue_rq, st_complete;
 
 static void complete_rq(struct null_blk *n, struct xctx *x, struct request *rq)
 {
-	for (struct bio *b = rq->bio; b; b = b->next) {
-		struct io_trace *tr = b->trace;
-		if (!tr)
-			continue;
-		if (!(tr->have & (1u << IOS_DEVICE_DONE)))
-			io_trace_stamp_last(tr, IOS_DEVICE_DONE, tr->t[IOS_ISSUE]);
-		io_trace_stamp_last(tr, IOS_HANDLE, xctx_clock(x));
-	}
+	if (blk_rq_traced(rq))
+		blk_rq_stamp(rq, IOS_HANDLE, xctx_clock(x));
 	xctx_charge(x, st_complete, n->cpu.complete);
 	blk_mq_complete_request(x, rq, BLK_STS_OK);
 }
@@ -95,27 +89,27 @@ static void null_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	struct null_blk *n = blk_hctx_driver_data(hctx);
 	struct cpu *c = xctx_cpu(x);
 
+	/* With one hardware queue per CPU, blk_mq_complete_request ends a
+	 * softirq-mode request in the submitter, as irqmode=none does. */
+	bool at_once = n->p.irqmode == NULL_IRQ_NONE ||
+		       (n->p.irqmode == NULL_IRQ_SOFTIRQ &&
+			blk_queue_config(n->q)->nr_hw_queues > 1);
+
 	xctx_charge(x, st_queue_rq, n->cpu.queue_rq);
-	/* No device: the command is "issued" and, but for the timer,
-	 * done as null_handle_cmd returns. */
-	if (blk_rq_traced(rq))
-		blk_rq_stamp(rq, IOS_ISSUE, xctx_clock(x));
-	switch (n->p.irqmode) {
-	case NULL_IRQ_NONE:
-		complete_rq(n, x, rq);
-		break;
-	case NULL_IRQ_SOFTIRQ:
-		if (blk_queue_config(n->q)->nr_hw_queues > 1) {
-			complete_rq(n, x, rq);
-			break;
-		}
-		xctx_defer(x, SIM_MSG(&n->comp, NULL_RAISE_SOFTIRQ, rq, cpu_id(c)));
-		break;
-	case NULL_IRQ_TIMER:
-		/* The hrtimer is armed when this work is reached. */
-		xctx_defer(x, SIM_MSG(&n->comp, NULL_ARM_TIMER, rq, cpu_id(c)));
-		break;
+	/* No device: the command is "issued" and, unless it waits for the
+	 * softirq or the timer, done as null_handle_cmd returns. */
+	if (blk_rq_traced(rq)) {
+		sim_time now = xctx_clock(x);
+		blk_rq_stamp(rq, IOS_ISSUE, now);
+		if (at_once)
+			blk_rq_stamp(rq, IOS_DEVICE_DONE, now);
 	}
+	if (at_once)
+		complete_rq(n, x, rq);
+	else if (n->p.irqmode == NULL_IRQ_SOFTIRQ)
+		xctx_defer(x, SIM_MSG(&n->comp, NULL_RAISE_SOFTIRQ, rq, cpu_id(c)));
+	else	/* the hrtimer is armed when this work is reached */
+		xctx_defer(x, SIM_MSG(&n->comp, NULL_ARM_TIMER, rq, cpu_id(c)));
 }
 
 static void null_handle(struct sim_component *comp, unsigned type, void *ptr,

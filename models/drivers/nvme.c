@@ -386,8 +386,7 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	}
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
-	for (const struct bio *b = rq->bio; b; b = b->next)
-		d->traced |= b->trace != NULL;
+	d->traced |= blk_rq_traced(rq);
 	nq->sq_tail = (nq->sq_tail + 1) % nq->depth;
 	nq->sq_count++;
 	if (last) {

@@ -115,7 +115,6 @@ struct fio_run {
 	GPtrArray *owned;	/* what the output points into */
 	GPtrArray *sums;	/* struct job_stats *: group_reporting sums */
 	GPtrArray *extras;	/* json_object *: each job's "storsim" */
-	bool layers;		/* fio_run_trace_layers */
 	GArray *disks;		/* struct output_disk */
 };
 
@@ -2448,7 +2447,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->latency_window = o->latency_window / SIM_USEC;
 	oj->latency_percentile = o->latency_percentile;
 	oj->stats = st;
-	if (r->layers)
+	if (td->trace_layers)
 		layers_output(r, oj, st);
 }
 
@@ -2507,7 +2506,6 @@ static void build_output(struct fio_run *r)
 
 void fio_run_trace_layers(struct fio_run *r)
 {
-	r->layers = true;
 	for (unsigned i = 0; i < r->threads->len; i++)
 		((struct fio_thread *)r->threads->pdata[i])->trace_layers = true;
 }
