@@ -30,6 +30,7 @@ for figure in 'CPUs online, [0-9]+ usable' \
 	'dio-caller-comp iodepth=16 patched .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'fio null engine iodepth=16 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'iolog replay, 1 M records, libaio QD32 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
+	'^  (fio-[0-9.]+ +[0-9.]+ M IOPS|fio is not on PATH: skipped)' \
 	'first workload event +[0-9.]+ ms +peak RSS +[0-9.]+ MiB' \
 	'storsim --version, to its exit +[0-9.]+ ms'; do
 	grep -Eq -- "$figure" "$out/text" || missing="$missing [$figure]"
@@ -59,6 +60,9 @@ for run in ("nocopy_bvec_4k_new", "dio_caller_comp_qd16_patched", "fio_null_qd16
             "replay_1m_libaio_qd32"):
     for k in ("sim_ios_per_wall_s", "events_per_io", "wall_s", "setup_ms", "peak_rss_kib"):
         assert isinstance(d["runs"][run][k], num), (run, k)
+if "null_qd16_iops" in d["fio"]:
+    assert isinstance(d["fio"]["null_qd16_iops"], num)
+    assert d["fio"]["fio_version"].startswith("fio-"), d["fio"]
 for k in ("dio_caller_comp_first_event_ms", "storsim_version_ms",
           "dio_caller_comp_peak_rss_kib", "repetitions"):
     assert isinstance(d["startup"][k], num), k

@@ -13,6 +13,9 @@
  *                I/O of the published workloads, run through the same
  *                workload_*() calls and experiment files as
  *                storsim reproduce, and of a fio null-engine job
+ *   fio          the yardstick: real fio (fio on PATH) running the same
+ *                null-engine job file, for a figure of this machine's speed
+ *                today that the simulated rates can be read against
  *   start-up     wall time from process start to the first event of the
  *                dio-caller-comp workload, and of storsim --version
  *
@@ -546,6 +549,13 @@ static const char *bench_trace(unsigned records, GError **err)
 
 #define DIO_CALLER_COMP_RUN (&bench_runs[1])
 
+/* Real fio's IOPS on the null-engine job, 0 until the fio part ran. Issue 3
+ * set the 3 M target where fio's null engine ran 3.3 M IOPS, so the ratio
+ * carries the target to a machine, or a day, of another speed. */
+static double real_fio_iops;
+#define TARGET_SIM_IOPS 3.0e6
+#define TARGET_FIO_IOPS 3.3e6
+
 static void add_strings(GPtrArray *to, const GPtrArray *from)
 {
 	for (unsigned i = 0; i < from->len; i++)
@@ -710,6 +720,10 @@ static bool bench_runs_part(json_object *out, GError **err)
 		       br->label, (double)best.ios / 1e6, best.wall, best.setup * 1e3,
 		       rate / 1e6, per_io, (double)best.peak_kib * 1024 / MIB);
 		busy_note(best.cpu / best.wall);
+		if (br == DIO_CALLER_COMP_RUN && real_fio_iops > 0)
+			printf("  (%.2f times real fio's null engine today; the 3 M "
+			       "target is %.2f times it)\n", rate / real_fio_iops,
+			       TARGET_SIM_IOPS / TARGET_FIO_IOPS);
 
 		json_object *o = json_object_new_object();
 		json_object_object_add(o, "label", json_object_new_string(br->label));
@@ -724,6 +738,74 @@ static bool bench_runs_part(json_object *out, GError **err)
 		json_object_object_add(o, "peak_rss_kib", json_object_new_int64(best.peak_kib));
 		json_object_object_add(out, br->key, o);
 	}
+	json_object_object_add(out, "repetitions", json_object_new_int(opt.run_reps));
+	return true;
+}
+
+/* ---- the yardstick: real fio ---- */
+
+/* Run fio on the null-engine job once; its IOPS in *iops. */
+static bool real_fio_once(char *fio, double *iops, GError **err)
+{
+	g_autofree char *job = g_build_filename(STORSIM_SRCDIR, "tests", "bench",
+						"null-qd16.fio", NULL);
+	char *argv[] = {fio, "--output-format=json", job, NULL};
+	g_autofree char *runtime = g_strdup_printf("%d", opt.runtime ? opt.runtime : 3);
+	g_auto(GStrv) env = g_environ_setenv(g_get_environ(), "RUNTIME", runtime, TRUE);
+	g_autofree char *out = NULL;
+	json_object *root, *jobs, *read, *v;
+	int status;
+	bool ok;
+
+	if (!g_spawn_sync(NULL, argv, env, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+			  &out, NULL, &status, err))
+		return false;
+	if (!g_spawn_check_wait_status(status, err)) {
+		g_prefix_error(err, "%s %s: ", fio, job);
+		return false;
+	}
+	/* fio may print notes before its JSON document. */
+	root = json_tokener_parse(strchr(out, '{') ? strchr(out, '{') : out);
+	ok = root && json_object_object_get_ex(root, "jobs", &jobs) &&
+	     json_object_array_length(jobs) > 0 &&
+	     json_object_object_get_ex(json_object_array_get_idx(jobs, 0), "read",
+				       &read) &&
+	     json_object_object_get_ex(read, "iops", &v);
+	if (ok)
+		*iops = json_object_get_double(v);
+	else
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+			    "%s %s: no jobs[0].read.iops in its JSON output", fio, job);
+	json_object_put(root);
+	return ok;
+}
+
+static bool bench_fio(json_object *out, GError **err)
+{
+	g_autofree char *fio = g_find_program_in_path("fio");
+	g_autofree char *version = NULL;
+	char *version_argv[] = {fio, "--version", NULL};
+	double best = 0, iops;
+
+	printf("\nReal fio, the yardstick: tests/bench/null-qd16.fio, %d s, best of %d\n\n",
+	       opt.runtime ? opt.runtime : 3, opt.run_reps);
+	if (!fio) {
+		printf("  fio is not on PATH: skipped (scripts/bootstrap.sh installs it)\n");
+		return true;
+	}
+	if (!g_spawn_sync(NULL, version_argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL,
+			  NULL, NULL, &version, NULL, NULL, err))
+		return false;
+	g_strstrip(version);
+	for (int rep = 0; rep < opt.run_reps; rep++) {
+		if (!real_fio_once(fio, &iops, err))
+			return false;
+		best = MAX(best, iops);
+	}
+	real_fio_iops = best;
+	printf("  %-42s %11.2f M IOPS\n", version, best / 1e6);
+	json_object_object_add(out, "fio_version", json_object_new_string(version));
+	json_object_object_add(out, "null_qd16_iops", json_object_new_double(best));
 	json_object_object_add(out, "repetitions", json_object_new_int(opt.run_reps));
 	return true;
 }
@@ -823,6 +905,7 @@ struct part {
 
 static const struct part parts[] = {
 	{"evq", bench_evq},
+	{"fio", bench_fio},
 	{"runs", bench_runs_part},
 	{"startup", bench_startup},
 };
@@ -831,7 +914,7 @@ static bool parse_options(int *argc, char ***argv, GError **err)
 {
 	const GOptionEntry entries[] = {
 		{"parts", 'p', 0, G_OPTION_ARG_STRING, &opt.parts,
-		 "Parts to run, comma-separated: evq, runs, startup (all)", "LIST"},
+		 "Parts to run, comma-separated: evq, fio, runs, startup (all)", "LIST"},
 		{"evq-seconds", 0, 0, G_OPTION_ARG_DOUBLE, &opt.evq_seconds,
 		 "Wall seconds of each event-queue repetition (0.5)", "S"},
 		{"evq-reps", 0, 0, G_OPTION_ARG_INT, &opt.evq_reps,
@@ -868,7 +951,7 @@ static bool parse_options(int *argc, char ***argv, GError **err)
 		return false;
 	}
 	if (!opt.parts)
-		opt.parts = g_strdup("evq,runs,startup");
+		opt.parts = g_strdup("evq,fio,runs,startup");
 	if (!opt.evq_sizes)
 		opt.evq_sizes = g_strdup("1000,100000,1000000");
 	if (!opt.storsim)
@@ -887,7 +970,7 @@ static bool run_parts(json_object *root, GError **err)
 			i++;
 		if (i == G_N_ELEMENTS(parts)) {
 			g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-				    "--parts: '%s' is not evq, runs or startup", *w);
+				    "--parts: '%s' is not evq, fio, runs or startup", *w);
 			return false;
 		}
 	}
