@@ -172,6 +172,8 @@ TESTS += tests/readahead.sh
 EXTRA_DIST += tests/readahead.sh
 TESTS += tests/blkdev-close.sh
 EXTRA_DIST += tests/blkdev-close.sh
+TESTS += tests/buffered-partial-block.sh
+EXTRA_DIST += tests/buffered-partial-block.sh
 TESTS += tests/experiment-errors.sh
 EXTRA_DIST += tests/experiment-errors.sh
 

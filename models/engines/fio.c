@@ -231,7 +231,9 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
-	uint64_t align = f->rand_span / f->nblocks;
+	/* Block b is at b times the smallest block size, also where the
+	 * span is not a whole number of blocks (fio's b * ba). */
+	uint64_t align = f->block_size;
 
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		/* Drawn from the distribution; fio keeps no random map for
@@ -1971,24 +1973,6 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 	return names;
 }
 
-/* Whether the job's buffered writes cover whole blocks of blksize bytes,
- * or find them in the page cache (pre_read). */
-static bool buffered_writes_whole(const struct fio_thread *td, uint32_t blksize)
-{
-	const struct job_options *o = td->o;
-	const int w = FIO_DDIR_WRITE;
-
-	if (o->direct || o->pre_read || !fio_rw_does(o->rw, w) || !blksize)
-		return true;
-	if (o->bs[w] % blksize || o->min_bs[w] % blksize ||
-	    o->max_bs[w] % blksize || o->offset % blksize)
-		return false;
-	for (unsigned i = 0; i < o->bssplit_nr[w]; i++)
-		if (o->bssplit[w][i].bs % blksize)
-			return false;
-	return true;
-}
-
 /* read_iolog: the files are the trace's, each opened (laid out written,
  * as large as the trace needs, if it does not exist) and checked against
  * the I/O the trace does on it. */
@@ -2056,14 +2040,6 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 					    G_GUINT64_FORMAT " of '%s', which is %"
 					    G_GUINT64_FORMAT " bytes", end, f->path,
 					    f->f->size);
-			return false;
-		}
-		if (!o->direct && f->f->blksize &&
-		    fio_replay_file_write_bits(td->replay, i) % f->f->blksize) {
-			storsim_unsupported_error(err, ofile, oline, "read_iolog",
-				"buffered writes of part of a %u-byte block of '%s' "
-				"read the block first, which is not modelled yet "
-				"(replay with direct=1)", f->f->blksize, f->path);
 			return false;
 		}
 	}
@@ -2146,14 +2122,6 @@ static bool setup_files(struct fio_thread *td, GError **err)
 						    f->path, f->f->size, f->region_start);
 				return false;
 			}
-			if (!buffered_writes_whole(td, f->f->blksize)) {
-				storsim_unsupported_error(err, ofile, oline, "bs",
-					"buffered writes of part of a %u-byte block "
-					"read the block first, which is not modelled "
-					"yet (use whole blocks, or pre_read=1)",
-					f->f->blksize);
-				return false;
-			}
 			uint64_t avail = f->f->size - o->offset;
 			f->io_size = want && want < avail ? want : avail;
 			/* setup_files: size=N% of the file, up to its end,
@@ -2169,10 +2137,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
 		f->zone_origin = f->region_start;
 		f->rand_span = f->io_size;
+		f->block_size = MIN(min_bs, f->rand_span);
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
 		if (o->zone_strided) {
 			td->zone_range = o->zone_range ? o->zone_range : o->zone_size;
 			f->rand_span = MIN(td->zone_range, f->io_size);
+			f->block_size = MIN(min_bs, f->rand_span);
 			f->nblocks = MAX(f->rand_span / min_bs, 1u);
 		}
 		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&

@@ -37,7 +37,6 @@ struct fio_replay {
 
 struct extent {
 	uint64_t end;		/* of the furthest I/O */
-	uint64_t write_bits;	/* offsets and lengths of writes, ORed */
 };
 
 /* The index of a trace file in the replay's list, added at first use. */
@@ -113,8 +112,6 @@ struct fio_replay *fio_replay_open(const struct job_options *o, GError **err)
 						  rec.file);
 		if (is_io(rec.op))
 			e->end = MAX(e->end, rec.offset + rec.length);
-		if (rec.op == TRACE_OP_WRITE)
-			e->write_bits |= rec.offset | rec.length;
 		if (rec.op == TRACE_OP_SYNC || rec.op == TRACE_OP_DATASYNC ||
 		    rec.op == TRACE_OP_FLUSH)
 			r->syncs++;
@@ -155,11 +152,6 @@ uint64_t fio_replay_file_end(const struct fio_replay *r, unsigned i)
 uint64_t fio_replay_syncs(const struct fio_replay *r)
 {
 	return r->syncs;
-}
-
-uint64_t fio_replay_file_write_bits(const struct fio_replay *r, unsigned i)
-{
-	return g_array_index(r->extents, struct extent, i).write_bits;
 }
 
 int fio_replay_next(struct fio_replay *r, struct trace_record *rec)

@@ -22,12 +22,10 @@ struct fio_replay;
 struct fio_replay *fio_replay_open(const struct job_options *o, GError **err);
 
 /* The files the trace names, in order of first use (one with
- * replay_redirect); the end of the furthest I/O on each, and the offsets
- * and lengths of its writes ORed (their alignment). */
+ * replay_redirect), and the end of the furthest I/O on each. */
 unsigned fio_replay_nfiles(const struct fio_replay *r);
 const char *fio_replay_file_name(const struct fio_replay *r, unsigned i);
 uint64_t fio_replay_file_end(const struct fio_replay *r, unsigned i);
-uint64_t fio_replay_file_write_bits(const struct fio_replay *r, unsigned i);
 /* Its sync, datasync and flush records. */
 uint64_t fio_replay_syncs(const struct fio_replay *r);
 

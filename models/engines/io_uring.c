@@ -426,7 +426,7 @@ static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *da
 	return IO_WQ_DONE;
 }
 
-static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
+static enum io_wq_exec wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
 {
 	struct io_req *req = req_of_work(w);
 	struct kiocb *k = &req->kiocb;
@@ -434,19 +434,25 @@ static void wq_resume(struct xctx *x, struct io_wq_work *w, void *data)
 	if (req->is_fsync) {
 		req->res = req->fsync.res;
 		wq_complete(data, x, req);
-		return;
+		return IO_WQ_DONE;
 	}
 	if (req->sync_write) {
 		struct io_ring *r = data;
 		sim_pool_put(&r->blockings, req->blocking);
 		req->res = k->res;
 		wq_complete(r, x, req);
-		return;
+		return IO_WQ_DONE;
 	}
-	if (k->dio_complete)
-		k->dio_complete(x, k);
+	if (k->dio_complete) {
+		dio_complete_fn finish = k->dio_complete;
+		k->dio_complete = NULL;
+		finish(x, k);
+		if (k->res == -EIOCBQUEUED)
+			return IO_WQ_WAITS;
+	}
 	req->res = k->res;
 	wq_complete(data, x, req);
+	return IO_WQ_DONE;
 }
 
 static const struct io_wq_ops wq_ops = {

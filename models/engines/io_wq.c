@@ -150,6 +150,25 @@ void io_wq_work_wake(struct xctx *x, struct io_wq_work *w)
 		w->woken = true;
 }
 
+/* The worker's work waits (IO_WQ_WAITS): sleep until io_wq_work_wake(),
+ * unless that came already. */
+static void worker_wait(struct xctx *x, struct io_wq *wq, struct io_worker *w,
+			struct io_wq_work *work)
+{
+	if (work->woken) {
+		/* The wait ended within the call. */
+		task_then(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 0));
+		return;
+	}
+	work->worker = w->task;
+	w->state = W_BLOCKED;
+	/* io_wq_worker_sleeping: the last running worker to block hands the
+	 * queue to another. */
+	if (--wq->nr_running == 0 && wq->head)
+		wake_or_create(x, wq, wq->k->io_wq_wake_free_worker);
+	task_io_sleep(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 1));
+}
+
 /* The worker's loop: take queued work until there is none, then idle. */
 static void worker_loop(struct xctx *x, struct io_wq *wq, struct io_worker *w)
 {
@@ -193,18 +212,7 @@ static void worker_loop(struct xctx *x, struct io_wq *wq, struct io_worker *w)
 	g_assert((e == IO_WQ_STEP_ENDED) == work->ends_step);
 	if (e == IO_WQ_STEP_ENDED)
 		return;
-	if (work->woken) {
-		/* The wait ended within the call. */
-		task_then(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 0));
-		return;
-	}
-	work->worker = w->task;
-	w->state = W_BLOCKED;
-	/* io_wq_worker_sleeping: the last running worker to block hands the
-	 * queue to another. */
-	if (--wq->nr_running == 0 && wq->head)
-		wake_or_create(x, wq, wq->k->io_wq_wake_free_worker);
-	task_io_sleep(w->task, SIM_MSG(&wq->comp, WQ_RESUME, w, 1));
+	worker_wait(x, wq, w, work);
 }
 
 static void worker_handle(struct sim_component *c, unsigned type, void *ptr,
@@ -224,9 +232,13 @@ static void worker_handle(struct sim_component *c, unsigned type, void *ptr,
 			wq->nr_running++;
 		struct io_wq_work *work = w->cur;
 		work->worker = NULL;
-		w->cur = NULL;
+		work->woken = false;
 		w->state = W_BUSY;
-		wq->ops->resume(x, work, wq->data);
+		if (wq->ops->resume(x, work, wq->data) == IO_WQ_WAITS) {
+			worker_wait(x, wq, w, work);
+			return;
+		}
+		w->cur = NULL;
 		worker_loop(x, wq, w);
 		return;
 	}

@@ -49,8 +49,9 @@ struct io_wq_ops {
 	/* Run the work in the worker's step (x). */
 	enum io_wq_exec (*execute)(struct xctx *x, struct io_wq_work *w, void *data);
 	/* The wait is over (or the step the work ended was followed by
-	 * w->resume): finish the work in the worker's step. */
-	void (*resume)(struct xctx *x, struct io_wq_work *w, void *data);
+	 * w->resume): finish the work in the worker's step, or wait again
+	 * (IO_WQ_WAITS: a buffered write that reads a second block first). */
+	enum io_wq_exec (*resume)(struct xctx *x, struct io_wq_work *w, void *data);
 };
 
 struct io_wq;

@@ -26,9 +26,16 @@
  * Parameters: the page cache's (host profile, model "pagecache"), the file
  * system's write_iter_ns, read_iter_ns, iomap_begin_ns (block mapping of a
  * readahead), and the bio costs of blk_mq.
- * Left out: writes of part of a block that is not in the cache (the
- * kernel reads it first; the fio model refuses them), readahead's async
- * marker, mmap.
+ * A write of part of a block that is not uptodate reads the block first
+ * (iomap_read_folio_sync; __block_write_begin for buffer heads), and the
+ * writer sleeps until it is in; past the end of the file, or over a hole
+ * or unwritten extent, the block is zeroed instead.
+ *
+ * Left out: readahead's async marker, mmap; a write that must read both
+ * its first and last folio reads them one after the other, as iomap does
+ * (buffer heads would read them together); a write that must not block
+ * (IOCB_NOWAIT) gives up before copying anything, where iomap first
+ * copies into the folios before the one to read.
  */
 #include <glib.h>
 
@@ -139,22 +146,22 @@ static void read_folios(struct xctx *x, struct inode *ino, uint64_t first,
 	read_bio(x, ino, first, n, 0, (uint64_t)n * m->folio_size, tr);
 }
 
-/* filemap_read_folio for a cached folio whose blocks a write left partly
- * not uptodate (it created the folio without reading it): lock it and
- * read the blocks it lacks. iomap reads each run of them; one bio from
- * the first to the last keeps one completion, at the cost of reading
+/* Lock folio f and read its blocks in the mask blocks: filemap_read_folio
+ * for a cached folio whose blocks a write left partly not uptodate (it
+ * created the folio without reading it), iomap_read_folio_sync for the
+ * blocks a write covers in part. iomap reads each run of them; one bio
+ * from the first to the last keeps one completion, at the cost of reading
  * again the uptodate blocks between two runs. */
-static void read_folio_missing(struct xctx *x, struct inode *ino,
-			       struct folio *f, uint64_t index, struct io_trace *tr)
+static void read_folio_blocks(struct xctx *x, struct inode *ino,
+			      struct folio *f, uint64_t blocks, struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
-	uint64_t missing = all_blocks(m) & ~f->uptodate;
-	unsigned lo = (unsigned)__builtin_ctzll(missing);
-	unsigned hi = 63u - (unsigned)__builtin_clzll(missing);
+	unsigned lo = (unsigned)__builtin_ctzll(blocks);
+	unsigned hi = 63u - (unsigned)__builtin_clzll(blocks);
 	uint32_t bs = m->folio_size / m->blocks_per_folio;
 
 	f->locked = true;
-	read_bio(x, ino, index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs,
+	read_bio(x, ino, f->index, 1, (uint64_t)lo * bs, (uint64_t)(hi - lo + 1) * bs,
 		 tr);
 }
 
@@ -278,7 +285,7 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 			 * rather than read a cached folio. */
 			if (iocb->flags & (KI_NOWAIT | KI_WAITQ))
 				return -VFS_EAGAIN;
-			read_folio_missing(x, ino, f, i, iocb->trace);
+			read_folio_blocks(x, ino, f, all_blocks(m) & ~f->uptodate, iocb->trace);
 		}
 		if (!wait_on)
 			wait_on = f;
@@ -306,7 +313,66 @@ static void write_unthrottle(struct xctx *x, struct folio_waiter *w)
 	iocb->ki_complete(x, iocb, (long)iocb->len);
 }
 
-static long buffered_write(struct xctx *x, struct kiocb *iocb)
+/* Blocks of folio f that a write of bytes [lo, hi) of it covers only in
+ * part and that must be read before it (__iomap_write_begin, and
+ * __block_write_begin for buffer heads): not uptodate, and holding data,
+ * as iomap_block_needs_zeroing has it: not past the end of the file, not
+ * a hole nor unwritten. Those are zeroed instead. */
+static uint64_t blocks_to_read(const struct inode *ino, const struct folio *f,
+			       uint64_t lo, uint64_t hi)
+{
+	const struct mapping *m = ino->map;
+	uint32_t bs = m->folio_size / m->blocks_per_folio;
+	uint64_t start = f->index * m->folio_size, need = 0;
+
+	if (lo % bs)
+		need |= UINT64_C(1) << ((lo - start) / bs);
+	if (hi % bs)
+		need |= UINT64_C(1) << ((hi - 1 - start) / bs);
+	need &= ~f->uptodate;
+	for (uint64_t left = need; left; left &= left - 1) {
+		unsigned b = (unsigned)__builtin_ctzll(left);
+		uint64_t pos = start + (uint64_t)b * bs;
+		bool hole, unwritten;
+
+		inode_range_state(ino, pos, bs, &hole, &unwritten);
+		if (pos >= ino->size || hole || unwritten)
+			need &= ~(UINT64_C(1) << b);
+	}
+	return need;
+}
+
+/* The read a writer waited for is done (its folio unlocked): the writer
+ * goes on with its write in its own context (write_resume), or fails
+ * with the read, as iomap_read_folio_sync returns the bio's status. */
+static void write_read_done(struct xctx *x, struct folio_waiter *w)
+{
+	struct kiocb *iocb = w->arg;
+	struct inode *ino = iocb->file->priv;
+	struct mapping *m = ino->map;
+	uint64_t start = iocb->write_read_at * m->folio_size;
+	struct folio *f = mapping_folio(m, iocb->write_read_at);
+
+	if (f && blocks_to_read(ino, f, MAX(iocb->pos, start),
+				MIN(iocb->pos + iocb->len, start + m->folio_size))) {
+		iocb->dio_complete = NULL;
+		iocb->ki_complete(x, iocb, -VFS_EIO);
+		return;
+	}
+	iocb->ki_complete(x, iocb, (long)iocb->len);
+}
+
+static long buffered_write_from(struct xctx *x, struct kiocb *iocb);
+
+static void write_resume(struct xctx *x, struct kiocb *iocb)
+{
+	iocb->res = buffered_write_from(x, iocb);
+}
+
+/* iomap_file_buffered_write from byte iocb->written of the write on:
+ * folio by folio, copy in and dirty; a folio with blocks to read first
+ * makes the writer wait, and the write goes on from there. */
+static long buffered_write_from(struct xctx *x, struct kiocb *iocb)
 {
 	struct inode *ino = iocb->file->priv;
 	struct mapping *m = ino->map;
@@ -315,22 +381,33 @@ static long buffered_write(struct xctx *x, struct kiocb *iocb)
 	bool per_block = fs_kernel(ino->fs)->iomap_per_block_dirty;
 	uint64_t end = iocb->pos + iocb->len;
 
-	if (end > (uint64_t)m->nfolios * m->folio_size || iocb->len == 0)
-		return -27; /* -EFBIG: writes stay within the file's blocks */
-	/* balance_dirty_pages_ratelimited_flags(BDP_ASYNC) */
-	if ((iocb->flags & KI_NOWAIT) && dirty_limit_exceeded(wb))
-		return -VFS_EAGAIN;
-	xctx_charge(x, st_write_iter, fs_params(ino->fs)->write_iter);
-	for (uint64_t i = iocb->pos / m->folio_size; i <= (end - 1) / m->folio_size;
-	     i++) {
+	for (uint64_t i = (iocb->pos + iocb->written) / m->folio_size;
+	     i <= (end - 1) / m->folio_size; i++) {
 		struct folio *f = folio_lookup(x, m, i);
+		uint64_t start = i * m->folio_size;
+		uint64_t lo = MAX(iocb->pos, start), hi = MIN(end, start + m->folio_size);
+
 		if (!f) {
 			f = folio_create(x, m, i);
 			f->locked = false;
 		}
+		uint64_t need = blocks_to_read(ino, f, lo, hi);
+		if (need && !f->locked)
+			read_folio_blocks(x, ino, f, need, iocb->trace);
+		if (need && f->locked) {
+			/* Wait for the read, ours or one in flight already. */
+			iocb->write_read_at = i;
+			iocb->waiter = (struct folio_waiter){.fn = write_read_done,
+							     .arg = iocb};
+			folio_wait(f, &iocb->waiter);
+			iocb->dio_complete = write_resume;
+			return -EIOCBQUEUED;
+		}
+		/* A read that ended inside the call: it failed, or the blocks
+		 * are in. */
+		if (need && blocks_to_read(ino, f, lo, hi))
+			return -VFS_EIO;
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
-		uint64_t start = i * m->folio_size;
-		uint64_t lo = MAX(iocb->pos, start), hi = MIN(end, start + m->folio_size);
 		xctx_charge(x, st_write_begin, p->write_begin);
 		charge_copy(x, st_copy_from, p, hi - lo);
 		xctx_charge(x, st_dirty, p->dirty);
@@ -339,15 +416,48 @@ static long buffered_write(struct xctx *x, struct kiocb *iocb)
 		 * it: writeback then writes every uptodate block. */
 		folio_mark_dirty(f, per_block ? mask : f->uptodate);
 		folio_touch(f);
+		iocb->written = (uint32_t)(hi - iocb->pos);
 	}
 	if (end > ino->size)
 		ino->size = end;
+	iocb->dio_complete = NULL;
 	iocb->waiter = (struct folio_waiter){.fn = write_unthrottle, .arg = iocb};
-	if (balance_dirty_pages(x, wb, &iocb->waiter)) {
-		iocb->dio_complete = NULL;
+	if (balance_dirty_pages(x, wb, &iocb->waiter))
 		return -EIOCBQUEUED;
-	}
 	return (long)iocb->len;
+}
+
+static long buffered_write(struct xctx *x, struct kiocb *iocb)
+{
+	struct inode *ino = iocb->file->priv;
+	struct mapping *m = ino->map;
+	struct writeback *wb = pagecache_writeback(m->pc);
+	uint64_t end = iocb->pos + iocb->len;
+
+	if (end > (uint64_t)m->nfolios * m->folio_size || iocb->len == 0)
+		return -27; /* -EFBIG: writes stay within the file's blocks */
+	/* balance_dirty_pages_ratelimited_flags(BDP_ASYNC) */
+	if ((iocb->flags & KI_NOWAIT) && dirty_limit_exceeded(wb))
+		return -VFS_EAGAIN;
+	/* A read before the write would block (__iomap_write_begin's
+	 * IOMAP_NOWAIT): give up before copying anything, where the kernel
+	 * may first copy into the folios before that one. */
+	if (iocb->flags & KI_NOWAIT) {
+		for (uint64_t i = iocb->pos / m->folio_size;
+		     i <= (end - 1) / m->folio_size; i++) {
+			struct folio *f = mapping_folio(m, i);
+			uint64_t start = i * m->folio_size;
+			if (!f || f->uptodate != all_blocks(m)) {
+				struct folio blank = {.index = i};
+				if (blocks_to_read(ino, f ? f : &blank, MAX(iocb->pos, start),
+						   MIN(end, start + m->folio_size)))
+					return -VFS_EAGAIN;
+			}
+		}
+	}
+	xctx_charge(x, st_write_iter, fs_params(ino->fs)->write_iter);
+	iocb->written = 0;
+	return buffered_write_from(x, iocb);
 }
 
 static void buffered_fadvise_dontneed(struct sfile *f)

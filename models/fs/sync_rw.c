@@ -72,6 +72,18 @@ static void sync_rw_poll(struct sync_rw *w)
 	blk_poll_arm(w->iocb->poll_cookie, w->task);
 }
 
+/* After a call that returned ret: go on at once, or sleep (or poll) until
+ * ki_complete. */
+static void sync_rw_wait(struct sync_rw *w, long ret)
+{
+	if (ret != -EIOCBQUEUED || w->done)
+		task_then(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+	else if (w->iocb->poll_cookie)
+		sync_rw_poll(w);
+	else
+		task_io_sleep(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+}
+
 void sync_rw_start(struct sync_rw *w, struct xctx *x, struct kiocb *iocb)
 {
 	struct sfile *f = iocb->file;
@@ -87,12 +99,7 @@ void sync_rw_start(struct sync_rw *w, struct xctx *x, struct kiocb *iocb)
 		iocb->res = ret;
 		iocb->dio_complete = NULL;
 	}
-	if (ret != -EIOCBQUEUED || w->done)
-		task_then(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
-	else if (iocb->poll_cookie)
-		sync_rw_poll(w);
-	else
-		task_io_sleep(w->task, SIM_MSG(&w->comp, SYNC_RW_WOKEN, NULL, 0));
+	sync_rw_wait(w, ret);
 }
 
 static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,
@@ -113,8 +120,15 @@ static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,
 		return;
 	}
 	if (iocb->dio_complete) {
-		iocb->dio_complete(x, iocb);
+		dio_complete_fn finish = iocb->dio_complete;
+		/* It may wait again, and leave the next dio_complete. */
 		iocb->dio_complete = NULL;
+		w->done = false;
+		finish(x, iocb);
+		if (iocb->res == -EIOCBQUEUED) {
+			sync_rw_wait(w, iocb->res);
+			return;
+		}
 	}
 	if (iocb->write && (iocb->flags & KI_DSYNC) && !(iocb->flags & KI_DIRECT) &&
 	    iocb->res >= 0) {

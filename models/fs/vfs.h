@@ -8,7 +8,9 @@
  * call, and is woken by ki_complete; the file then leaves its completion
  * work in dio_complete for the caller to run in its own context, as the
  * kernel does for a synchronous dio (the waiter finishes the dio) and for
- * IOCB_DIO_CALLER_COMP.
+ * IOCB_DIO_CALLER_COMP. A dio_complete may find that the I/O must wait
+ * again (a buffered write that reads a second block first): it leaves
+ * -EIOCBQUEUED in res, and the caller sleeps until the next ki_complete.
  */
 #ifndef STORSIM_VFS_H
 #define STORSIM_VFS_H
@@ -72,6 +74,11 @@ struct kiocb {
 	struct io_trace *trace;	/* the caller's latency stamps, or NULL */
 	long res;
 	struct folio_waiter waiter;	/* buffered reads waiting for a folio */
+	/* A buffered write that waits for a block it covers in part to be
+	 * read goes on from here: bytes copied so far, and the folio it
+	 * waits for. */
+	uint32_t written;
+	uint64_t write_read_at;
 };
 
 struct file_ops {

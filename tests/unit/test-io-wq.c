@@ -50,11 +50,12 @@ static enum io_wq_exec item_execute(struct xctx *x, struct io_wq_work *w,
 	return IO_WQ_WAITS;
 }
 
-static void item_resume(struct xctx *x, struct io_wq_work *w, void *data)
+static enum io_wq_exec item_resume(struct xctx *x, struct io_wq_work *w, void *data)
 {
 	(void)x;
 	(void)data;
 	((struct item *)w)->resumed = true;
+	return IO_WQ_DONE;
 }
 
 static const struct io_wq_ops item_ops = {
