@@ -34,13 +34,13 @@
  *
  * Hot path: command state comes from a pool sized when the queue is
  * created; an SQE fetch is one 64-byte dma_read; payload moves only with
- * store_data; each command stage is at most one event, and a Write without
- * payload that passes its checks has no execution event: it takes its turn
- * on the link when it is fetched, which gives the same times (see
- * write_at_fetch()), so it costs two events, its data's arrival and its
- * completion (or media's); every event carries the epoch it was scheduled
- * in, so a reset or power loss drops stale events without searching for
- * them.
+ * store_data; each command stage is at most one event; commands fetched
+ * together share one execution event (see fetch()), and a Write without
+ * payload that passes its checks needs none: it takes its turn on the link
+ * when it is fetched, which gives the same times (see write_at_fetch()), so
+ * it costs two events, its data's arrival and its completion (or media's);
+ * every event carries the epoch it was scheduled in, so a reset or power
+ * loss drops stale events without searching for them.
  */
 #include <errno.h>
 #include <math.h>
@@ -239,7 +239,7 @@ enum route {
 struct dev_cmd {
 	struct nvme_sqe sqe;
 	struct dev_sq *sq;
-	struct dev_cmd *next;	/* free list or one of the wait lists */
+	struct dev_cmd *next;	/* free list, an EXEC chain or a wait list */
 	uint64_t slba, bytes, seq;
 	sim_time exec_at;	/* fetch + fetch_latency + cmd_overhead */
 	sim_time link_prev;	/* link_rx_free before a Write took its turn */
@@ -839,8 +839,17 @@ static void sq_kick(struct nvme_dev *d, struct dev_sq *sq)
 		fetch(d, sq);
 }
 
+/*
+ * Commands fetched together execute at the same time, in fetch order: their
+ * EXEC events would be consecutive in the event queue, as nothing scheduled
+ * later sorts between them. So they share one event, which executes them
+ * one after another. A Write started at fetch ends the chain, as its data's
+ * arrival may be due at that same time, between two EXEC events.
+ */
 static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 {
+	struct dev_cmd *prev = NULL;	/* the chain's last command */
+
 	while (sq->live && sq->head != sq->tail && sq->free && !sq->deleter) {
 		struct dev_cmd *cmd = sq->free;
 
@@ -858,8 +867,16 @@ static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 		cmd->on_media = false;
 		cmd->route = ROUTE_NONE;
 		cmd->exec_at = now(d) + d->p.fetch_latency + d->p.cmd_overhead;
-		if (!write_at_fetch(d, cmd))
+		if (write_at_fetch(d, cmd)) {
+			prev = NULL;
+			continue;
+		}
+		cmd->next = NULL;
+		if (prev)
+			prev->next = cmd;
+		else
 			after(d, cmd->exec_at - now(d), EV_EXEC, cmd);
+		prev = cmd;
 	}
 }
 
@@ -1619,6 +1636,21 @@ static void exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	}
 }
 
+/* The commands of a chain, as their own EXEC events would have run them:
+ * one may reset the controller (a host that answers its CQE at once), and
+ * the reset drops the rest as it would have dropped their events. */
+static void exec_chain(struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	uint64_t epoch = d->epoch;
+
+	while (cmd && d->epoch == epoch) {
+		struct dev_cmd *next = cmd->next;	/* exec may reuse it */
+
+		exec(d, cmd);
+		cmd = next;
+	}
+}
+
 /* --- registers ------------------------------------------------------------------ */
 
 static void reset(struct nvme_dev *d)
@@ -1861,7 +1893,7 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 		ready(d);
 		break;
 	case EV_EXEC:
-		exec(d, ptr);
+		exec_chain(d, ptr);
 		break;
 	case EV_DATA_IN:
 		write_arrived(d, ptr);

@@ -1257,6 +1257,63 @@ static void test_reset_drops_unexecuted_writes(void)
 	fx_down(&f);
 }
 
+/* Three reads around one that fails, announced by one doorbell or by one
+ * each: the completion times and statuses, and the events it took. */
+static uint64_t four_reads(bool one_doorbell, sim_time *done, uint16_t *status)
+{
+	struct fx f;
+	struct nvme_sqe e[4];
+	struct nvme_cqe c;
+
+	fx_init(&f);
+	f.p.store_data = false;
+	fx_up(&f);
+	for (unsigned i = 0; i < 4; i++)
+		nvme_sqe_rw(&e[i], NVME_CMD_READ, 1, i == 1 ? f.p.ns_blocks : i * 8ull,
+			    8, NVME_TESTER_DATA2, 0, false);
+	struct nvme_tester_queue *q = &f.t.q[1];
+	sim_time t0 = now(&f);
+	uint64_t events = f.h.sim.events_run;
+	for (unsigned i = 0; i < 4; i++) {
+		if (!one_doorbell) {
+			g_assert_true(nvme_tester_submit(&f.t, 1, &e[i], NULL, NULL));
+			continue;
+		}
+		e[i].cid = q->next_cid++;
+		g_assert_true(nvme_tester_mem_write(&f.t, q->sq_base + (uint64_t)
+						    q->sq_tail * NVME_SQE_SIZE,
+						    &e[i], sizeof(e[i]), NULL));
+		q->sq_tail = (q->sq_tail + 1) % q->entries;
+	}
+	if (one_doorbell)
+		g_assert_true(nvme_tester_reg_write(&f.t, NVME_REG_DBS + 8, 4,
+						    q->sq_tail, NULL));
+	for (unsigned i = 0; i < 4; i++) {
+		g_assert_true(nvme_tester_wait(&f.t, 1, &c, NULL));
+		status[i] = NVME_CQE_STATUS(&c);
+		done[i] = f.t.cqe_time - t0;
+	}
+	events = f.h.sim.events_run - events;
+	fx_down(&f);
+	return events;
+}
+
+/* Commands fetched together share one execution event, and execute as
+ * their own events would have executed them. */
+static void test_one_doorbell_one_exec_event(void)
+{
+	sim_time together[4], apart[4];
+	uint16_t st_together[4], st_apart[4];
+
+	uint64_t ev_together = four_reads(true, together, st_together);
+	uint64_t ev_apart = four_reads(false, apart, st_apart);
+	g_assert_cmpmem(together, sizeof(together), apart, sizeof(apart));
+	g_assert_cmpmem(st_together, sizeof(st_together), st_apart,
+			sizeof(st_apart));
+	g_assert_cmphex(st_together[0], ==, NVME_SC_LBA_RANGE | NVME_DNR);
+	g_assert_cmpuint(ev_together, ==, ev_apart - 3);
+}
+
 /* Jitter draws from the device's own stream: same seed, same times. */
 static sim_time jittered_read(uint64_t seed)
 {
@@ -1576,6 +1633,8 @@ int main(int argc, char **argv)
 			test_failed_write_status_at_exec);
 	g_test_add_func("/nvme/timing/reset-drops-unexecuted-writes",
 			test_reset_drops_unexecuted_writes);
+	g_test_add_func("/nvme/timing/one-doorbell-one-exec-event",
+			test_one_doorbell_one_exec_event);
 	g_test_add_func("/nvme/timing/jitter-is-seeded", test_jitter_is_seeded);
 	g_test_add_func("/nvme/power/cache-on-no-flush-loses-data",
 			test_power_loss_cache_on_loses_data);
