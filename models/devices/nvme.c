@@ -34,9 +34,13 @@
  *
  * Hot path: command state comes from a pool sized when the queue is
  * created; an SQE fetch is one 64-byte dma_read; payload moves only with
- * store_data; each command stage is at most one event; every event carries
- * the epoch it was scheduled in, so a reset or power loss drops stale
- * events without searching for them.
+ * store_data; each command stage is at most one event; commands fetched
+ * together share one execution event (see fetch()), and a Write without
+ * payload that passes its checks needs none: it takes its turn on the link
+ * when it is fetched, which gives the same times (see write_at_fetch()), so
+ * it costs two events, its data's arrival and its completion (or media's);
+ * every event carries the epoch it was scheduled in, so a reset or power
+ * loss drops stale events without searching for them.
  */
 #include <errno.h>
 #include <math.h>
@@ -235,8 +239,10 @@ enum route {
 struct dev_cmd {
 	struct nvme_sqe sqe;
 	struct dev_sq *sq;
-	struct dev_cmd *next;	/* free list or one of the wait lists */
+	struct dev_cmd *next;	/* free list, an EXEC chain or a wait list */
 	uint64_t slba, bytes, seq;
+	sim_time exec_at;	/* fetch + fetch_latency + cmd_overhead */
+	sim_time link_prev;	/* link_rx_free before a Write took its turn */
 	uint32_t nlb, result;
 	uint16_t status;
 	uint8_t route;
@@ -825,6 +831,7 @@ static void complete_after(struct nvme_dev *d, struct dev_cmd *cmd, sim_time t)
  * the simulation an event per command.
  */
 static void fetch(struct nvme_dev *d, struct dev_sq *sq);
+static bool write_at_fetch(struct nvme_dev *d, struct dev_cmd *cmd);
 
 static void sq_kick(struct nvme_dev *d, struct dev_sq *sq)
 {
@@ -832,8 +839,17 @@ static void sq_kick(struct nvme_dev *d, struct dev_sq *sq)
 		fetch(d, sq);
 }
 
+/*
+ * Commands fetched together execute at the same time, in fetch order: their
+ * EXEC events would be consecutive in the event queue, as nothing scheduled
+ * later sorts between them. So they share one event, which executes them
+ * one after another. A Write started at fetch ends the chain, as its data's
+ * arrival may be due at that same time, between two EXEC events.
+ */
 static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 {
+	struct dev_cmd *prev = NULL;	/* the chain's last command */
+
 	while (sq->live && sq->head != sq->tail && sq->free && !sq->deleter) {
 		struct dev_cmd *cmd = sq->free;
 
@@ -850,7 +866,17 @@ static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 		cmd->fua = false;
 		cmd->on_media = false;
 		cmd->route = ROUTE_NONE;
-		after(d, d->p.fetch_latency + d->p.cmd_overhead, EV_EXEC, cmd);
+		cmd->exec_at = now(d) + d->p.fetch_latency + d->p.cmd_overhead;
+		if (write_at_fetch(d, cmd)) {
+			prev = NULL;
+			continue;
+		}
+		cmd->next = NULL;
+		if (prev)
+			prev->next = cmd;
+		else
+			after(d, cmd->exec_at - now(d), EV_EXEC, cmd);
+		prev = cmd;
 	}
 }
 
@@ -917,10 +943,12 @@ static void media_submit(struct nvme_dev *d, struct dev_cmd *cmd)
 		fifo_push(&d->media_wait, cmd);
 }
 
-/* Time at which a transfer on a link direction that frees at *free ends. */
-static sim_time link_transfer(struct nvme_dev *d, sim_time *free, uint64_t bytes)
+/* Time at which a transfer, ready at time at, ends on a link direction
+ * that frees at *free. */
+static sim_time link_transfer(struct nvme_dev *d, sim_time *free, sim_time at,
+			      uint64_t bytes)
 {
-	sim_time start = MAX(now(d), *free);
+	sim_time start = MAX(at, *free);
 	*free = start + bytes_time(bytes, d->link_fs);
 	return *free;
 }
@@ -1049,7 +1077,8 @@ static void media_done(struct nvme_dev *d, struct dev_cmd *cmd)
 					 .to_host = true};
 			cmd->status = prp_walk(d, &cmd->sqe, cmd->bytes, &x);
 		}
-		sim_time done = link_transfer(d, &d->link_tx_free, cmd->bytes);
+		sim_time done = link_transfer(d, &d->link_tx_free, now(d),
+					      cmd->bytes);
 		complete_after(d, cmd, done - now(d));
 		return;
 	}
@@ -1400,9 +1429,9 @@ static uint16_t dsm_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	return NVME_SC_SUCCESS;
 }
 
-static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
+/* The checks every I/O command makes first. */
+static uint16_t io_check(const struct nvme_dev *d, const struct nvme_sqe *e)
 {
-	const struct nvme_sqe *e = &cmd->sqe;
 	uint16_t st;
 
 	/* NSID before opcode, as QEMU and the Linux target both order them. */
@@ -1412,7 +1441,52 @@ static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 		return NVME_SC_INVALID_OPCODE | NVME_DNR;
 	if (NVME_SQE_PSDT(e->flags) || NVME_SQE_FUSE(e->flags))
 		return NVME_SC_INVALID_FIELD | NVME_DNR;
+	return NVME_SC_SUCCESS;
+}
 
+/* Read, Write and Write Zeroes: the range and FUA from the entry. */
+static void rw_decode(const struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	const struct nvme_sqe *e = &cmd->sqe;
+
+	cmd->slba = (uint64_t)e->cdw11 << 32 | e->cdw10;
+	cmd->nlb = (e->cdw12 & 0xffff) + 1;
+	cmd->fua = e->opcode != NVME_CMD_READ && (e->cdw12 & NVME_RW_FUA);
+	cmd->bytes = (uint64_t)cmd->nlb << d->p.lba_shift;
+}
+
+/* The checks of a decoded Read or Write: MDTS first, then bounds, then the
+ * data pointer. */
+static uint16_t rw_check(const struct nvme_dev *d, const struct dev_cmd *cmd)
+{
+	uint16_t st;
+
+	if (d->p.mdts && cmd->bytes > (uint64_t)4096 << d->p.mdts)
+		return NVME_SC_INVALID_FIELD | NVME_DNR;
+	if ((st = check_range(d, cmd->slba, cmd->nlb)))
+		return st;
+	return prp_check(d, &cmd->sqe, cmd->bytes);
+}
+
+/* A Write that passed its checks takes its turn on the link from the host
+ * at its execution time. */
+static void write_start(struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	cmd->route = ROUTE_WRITE;
+	d->cnt.bytes_written += cmd->bytes;
+	d->cnt.fua_writes += cmd->fua;
+	cmd->link_prev = d->link_rx_free;
+	after(d, link_transfer(d, &d->link_rx_free, cmd->exec_at, cmd->bytes) -
+		 now(d), EV_DATA_IN, cmd);
+}
+
+static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	const struct nvme_sqe *e = &cmd->sqe;
+	uint16_t st;
+
+	if ((st = io_check(d, e)))
+		return st;
 	switch (e->opcode) {
 	case NVME_CMD_FLUSH:
 		d->cnt.flushes++;
@@ -1436,9 +1510,7 @@ static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	case NVME_CMD_WRITE_ZEROES:
 	case NVME_CMD_WRITE:
 	case NVME_CMD_READ:
-		cmd->slba = (uint64_t)e->cdw11 << 32 | e->cdw10;
-		cmd->nlb = (e->cdw12 & 0xffff) + 1;
-		cmd->fua = e->opcode != NVME_CMD_READ && (e->cdw12 & NVME_RW_FUA);
+		rw_decode(d, cmd);
 		if (e->opcode == NVME_CMD_WRITE_ZEROES) {
 			d->cnt.write_zeroes++;
 			cmd->route = ROUTE_META;
@@ -1450,17 +1522,11 @@ static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 					   (uint64_t)cmd->nlb << d->p.lba_shift);
 			break;
 		}
-		cmd->bytes = (uint64_t)cmd->nlb << d->p.lba_shift;
 		if (e->opcode == NVME_CMD_READ)
 			d->cnt.reads++;
 		else
 			d->cnt.writes++;
-		/* MDTS first, then bounds, then the data pointer. */
-		if (d->p.mdts && cmd->bytes > (uint64_t)4096 << d->p.mdts)
-			return NVME_SC_INVALID_FIELD | NVME_DNR;
-		if ((st = check_range(d, cmd->slba, cmd->nlb)))
-			return st;
-		if ((st = prp_check(d, e, cmd->bytes)))
+		if ((st = rw_check(d, cmd)))
 			return st;
 		if (e->opcode == NVME_CMD_READ) {
 			cmd->route = ROUTE_READ;
@@ -1468,18 +1534,13 @@ static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 			media_submit(d, cmd);
 			return STATUS_DEFERRED;
 		}
-		cmd->route = ROUTE_WRITE;
-		if (d->store) {
-			struct xfer x = {.dev_off = cmd->slba << d->p.lba_shift};
-			if (!store_has_room(d, x.dev_off, cmd->bytes))
-				return NVME_SC_INTERNAL;
-			if ((st = prp_walk(d, e, cmd->bytes, &x)))
-				return st;
-		}
-		d->cnt.bytes_written += cmd->bytes;
-		d->cnt.fua_writes += cmd->fua;
-		after(d, link_transfer(d, &d->link_rx_free, cmd->bytes) - now(d),
-		      EV_DATA_IN, cmd);
+		/* Only writes with payload get here: others started at fetch. */
+		struct xfer x = {.dev_off = cmd->slba << d->p.lba_shift};
+		if (!store_has_room(d, x.dev_off, cmd->bytes))
+			return NVME_SC_INTERNAL;
+		if ((st = prp_walk(d, e, cmd->bytes, &x)))
+			return st;
+		write_start(d, cmd);
 		return STATUS_DEFERRED;
 	}
 	/* Write Zeroes and deallocate: mapping updates that follow the
@@ -1491,6 +1552,68 @@ static uint16_t io_exec(struct nvme_dev *d, struct dev_cmd *cmd)
 		complete_after(d, cmd, d->p.meta_latency);
 	}
 	return STATUS_DEFERRED;
+}
+
+/*
+ * A Write that will pass its checks, and moves no payload, does nothing at
+ * its execution but take its turn on the link: the checks read only the
+ * entry and fixed parameters, and execution times follow fetch order, which
+ * is the order writes take their turns in. So its turn is taken here, and
+ * the simulation saves its EXEC event. The times are the same; only the
+ * arrival of its data, now scheduled at the fetch, comes before rather
+ * than after an event due at the very same nanosecond that was scheduled
+ * between fetch and execution (a Read fetched just after, say). A failing
+ * Write keeps the event, to post its status at its execution time; with
+ * store_data the payload is copied when the Write executes, against the
+ * store as it is then.
+ */
+static bool write_at_fetch(struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	if (cmd->sqe.opcode != NVME_CMD_WRITE || cmd->sq->qid == 0 || d->store ||
+	    io_check(d, &cmd->sqe))
+		return false;
+	rw_decode(d, cmd);
+	if (rw_check(d, cmd))
+		return false;
+	d->cnt.writes++;
+	write_start(d, cmd);
+	return true;
+}
+
+/*
+ * A reset or power loss drops the commands in flight, and with them the
+ * EXEC events of the Writes started at fetch that had not yet executed:
+ * take back what those counted and their turns on the link, which were the
+ * last ones taken. A Write due to execute at this very time executed
+ * before if tie_ran (the event dropping it was scheduled after its fetch).
+ */
+static void unstart_writes(struct nvme_dev *d, bool tie_ran)
+{
+	sim_time t = now(d), link = SIM_TIME_MAX;
+
+	if (d->store)
+		return;		/* no Write started at fetch */
+	for (uint32_t q = 1; q <= d->p.max_io_queues; q++) {
+		struct dev_sq *sq = &d->sq[q];
+
+		/* A free slot keeps the route of its last command, which may
+		 * have completed at this very time: fetch sets it anew. */
+		for (struct dev_cmd *c = sq->free; c; c = c->next)
+			c->route = ROUTE_NONE;
+		for (uint32_t i = 0; sq->pool && i < sq->size; i++) {
+			const struct dev_cmd *c = &sq->pool[i];
+
+			if (c->route != ROUTE_WRITE || c->exec_at < t ||
+			    (c->exec_at == t && tie_ran))
+				continue;
+			d->cnt.writes--;
+			d->cnt.bytes_written -= c->bytes;
+			d->cnt.fua_writes -= c->fua;
+			link = MIN(link, c->link_prev);
+		}
+	}
+	if (link != SIM_TIME_MAX)
+		d->link_rx_free = link;
 }
 
 static void exec(struct nvme_dev *d, struct dev_cmd *cmd)
@@ -1513,12 +1636,30 @@ static void exec(struct nvme_dev *d, struct dev_cmd *cmd)
 	}
 }
 
+/* The commands of a chain, as their own EXEC events would have run them:
+ * one may reset the controller (a host that answers its CQE at once), and
+ * the reset drops the rest as it would have dropped their events. */
+static void exec_chain(struct nvme_dev *d, struct dev_cmd *cmd)
+{
+	uint64_t epoch = d->epoch;
+
+	while (cmd && d->epoch == epoch) {
+		struct dev_cmd *next = cmd->next;	/* exec may reuse it */
+
+		exec(d, cmd);
+		cmd = next;
+	}
+}
+
 /* --- registers ------------------------------------------------------------------ */
 
 static void reset(struct nvme_dev *d)
 {
 	/* Commands in flight are dropped with their queues; the cache keeps
-	 * its data and goes on destaging (a reset is not a power loss). */
+	 * its data and goes on destaging (a reset is not a power loss). The
+	 * register write comes from a host event, which in all likelihood was
+	 * scheduled after the fetch of a Write due now. */
+	unstart_writes(d, true);
 	d->epoch++;
 	free_queues(d);
 	d->media_wait = d->room_wait = d->drain_wait = (struct fifo){0};
@@ -1738,6 +1879,8 @@ void nvme_dev_mmio_write(struct nvme_dev *d, uint64_t offset, unsigned size,
 
 /* --- events ---------------------------------------------------------------------- */
 
+static void power_loss(struct nvme_dev *d, bool tie_ran);
+
 static void handle(struct sim_component *c, unsigned type, void *ptr,
 		   uint64_t arg)
 {
@@ -1750,7 +1893,7 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 		ready(d);
 		break;
 	case EV_EXEC:
-		exec(d, ptr);
+		exec_chain(d, ptr);
 		break;
 	case EV_DATA_IN:
 		write_arrived(d, ptr);
@@ -1774,7 +1917,8 @@ static void handle(struct sim_component *c, unsigned type, void *ptr,
 		break;
 	}
 	case EV_POWER_LOSS:
-		nvme_dev_power_loss(d);
+		/* Scheduled at this time, after the fetches of Writes due now. */
+		power_loss(d, true);
 		break;
 	case EV_CQ_HEAD:
 		if (((struct dev_cq *)ptr)->live)
@@ -1901,10 +2045,12 @@ static void take_durability_report(struct nvme_dev *d)
 	s->violations = distinct(bad);
 }
 
-void nvme_dev_power_loss(struct nvme_dev *d)
+/* tie_ran: as for unstart_writes(). */
+static void power_loss(struct nvme_dev *d, bool tie_ran)
 {
 	if (!d->powered)
 		return;
+	unstart_writes(d, tie_ran);
 	if (d->p.track_durability)
 		take_durability_report(d);
 	/* Everything volatile goes: queued and running commands, the cache
@@ -1922,6 +2068,13 @@ void nvme_dev_power_loss(struct nvme_dev *d)
 	d->cc = d->csts = 0;
 	if (d->ops->power_lost)
 		d->ops->power_lost(d->host);
+}
+
+/* From outside, as a power loss at a set time that was scheduled before
+ * the run began, and so before every fetch. */
+void nvme_dev_power_loss(struct nvme_dev *d)
+{
+	power_loss(d, false);
 }
 
 const struct nvme_durability_summary *

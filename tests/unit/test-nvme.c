@@ -1164,6 +1164,156 @@ static void test_full_cache_write_waits(void)
 	fx_down(&f);
 }
 
+/* A burst of writes over a 1 ns per byte link, the last with FUA. */
+static void write_burst(bool store_data, sim_time *done)
+{
+	struct fx f;
+	struct nvme_sqe e[4];
+
+	fx_init(&f);
+	f.p.store_data = store_data;
+	f.p.link_mbps = 1000;
+	fx_up(&f);
+	for (unsigned i = 0; i < 4; i++)
+		nvme_sqe_rw(&e[i], NVME_CMD_WRITE, 1, i * 8ull, 8, NVME_TESTER_DATA,
+			    0, i == 3);
+	burst(&f, e, 4, done);
+	fx_down(&f);
+}
+
+/* Without store_data a Write takes its turn on the link when it is
+ * fetched, not in an event at its execution; with it, the Write still
+ * executes in its own event. Both give the documented times. */
+static void test_write_started_at_fetch_same_times(void)
+{
+	sim_time at_fetch[4], at_exec[4];
+	struct fx f;
+
+	write_burst(false, at_fetch);
+	write_burst(true, at_exec);
+	g_assert_cmpmem(at_fetch, sizeof(at_fetch), at_exec, sizeof(at_exec));
+	base_params(&f.p);
+	sim_time start = f.p.fetch_latency + f.p.cmd_overhead;
+	g_assert_cmpuint(at_fetch[0], ==, start + 4096 + f.p.cache_latency);
+	g_assert_cmpuint(at_fetch[1], ==, start + 2 * 4096 + f.p.cache_latency);
+	g_assert_cmpuint(at_fetch[2], ==, start + 3 * 4096 + f.p.cache_latency);
+	g_assert_cmpuint(at_fetch[3], ==, start + 4 * 4096 + f.p.write_latency +
+			 per_kib(f.p.write_ns_per_kib, 4096));
+	nvme_dev_params_clear(&f.p);
+}
+
+/* A Write that fails its checks posts its status when it executes and
+ * takes no turn on the link. */
+static void test_failed_write_status_at_exec(void)
+{
+	struct fx f;
+	struct nvme_sqe e[2];
+	struct nvme_cqe c;
+
+	fx_init(&f);
+	f.p.store_data = false;
+	f.p.link_mbps = 1000;
+	fx_up(&f);
+	nvme_sqe_rw(&e[0], NVME_CMD_WRITE, 1, f.p.ns_blocks, 8, NVME_TESTER_DATA,
+		    0, false);
+	nvme_sqe_rw(&e[1], NVME_CMD_WRITE, 1, 0, 8, NVME_TESTER_DATA, 0, false);
+	sim_time t0 = now(&f), start = f.p.fetch_latency + f.p.cmd_overhead;
+	for (unsigned i = 0; i < 2; i++)
+		g_assert_true(nvme_tester_submit(&f.t, 1, &e[i], NULL, NULL));
+	g_assert_true(nvme_tester_wait(&f.t, 1, &c, NULL));
+	g_assert_cmphex(NVME_CQE_STATUS(&c), ==, NVME_SC_LBA_RANGE | NVME_DNR);
+	g_assert_cmpuint(f.t.cqe_time - t0, ==, start);
+	g_assert_true(nvme_tester_wait(&f.t, 1, &c, NULL));
+	g_assert_cmphex(NVME_CQE_STATUS(&c), ==, 0);
+	g_assert_cmpuint(f.t.cqe_time - t0, ==, start + 4096 + f.p.cache_latency);
+	g_assert_cmpuint(nvme_dev_get_counters(f.h.dev)->errors, ==, 1);
+	fx_down(&f);
+}
+
+/* A reset drops Writes fetched but not yet executed: they are not counted
+ * and leave the link to the writes after it. */
+static void test_reset_drops_unexecuted_writes(void)
+{
+	struct fx f;
+	struct nvme_sqe e;
+	uint16_t cqs, sqs;
+
+	fx_init(&f);
+	f.p.store_data = false;
+	f.p.link_mbps = 1;	/* 1 us per byte */
+	fx_up(&f);
+	nvme_sqe_rw(&e, NVME_CMD_WRITE, 1, 0, 8, NVME_TESTER_DATA, 0, false);
+	for (unsigned i = 0; i < 4; i++)
+		g_assert_true(nvme_tester_submit(&f.t, 1, &e, NULL, NULL));
+	g_assert_true(nvme_tester_enable(&f.t, 16, NULL));
+	g_assert_true(nvme_tester_create_io_queues(&f.t, IOQ_ENTRIES, &cqs, &sqs,
+						   NULL));
+	const struct nvme_dev_counters *k = nvme_dev_get_counters(f.h.dev);
+	g_assert_cmpuint(k->writes, ==, 0);
+	g_assert_cmpuint(k->bytes_written, ==, 0);
+	g_assert_cmpuint(timed_rw(&f, NVME_CMD_WRITE, 0, 1, false), ==,
+			 f.p.fetch_latency + f.p.cmd_overhead + 512 * SIM_USEC +
+			 f.p.cache_latency);
+	fx_down(&f);
+}
+
+/* Three reads around one that fails, announced by one doorbell or by one
+ * each: the completion times and statuses, and the events it took. */
+static uint64_t four_reads(bool one_doorbell, sim_time *done, uint16_t *status)
+{
+	struct fx f;
+	struct nvme_sqe e[4];
+	struct nvme_cqe c;
+
+	fx_init(&f);
+	f.p.store_data = false;
+	fx_up(&f);
+	for (unsigned i = 0; i < 4; i++)
+		nvme_sqe_rw(&e[i], NVME_CMD_READ, 1, i == 1 ? f.p.ns_blocks : i * 8ull,
+			    8, NVME_TESTER_DATA2, 0, false);
+	struct nvme_tester_queue *q = &f.t.q[1];
+	sim_time t0 = now(&f);
+	uint64_t events = f.h.sim.events_run;
+	for (unsigned i = 0; i < 4; i++) {
+		if (!one_doorbell) {
+			g_assert_true(nvme_tester_submit(&f.t, 1, &e[i], NULL, NULL));
+			continue;
+		}
+		e[i].cid = q->next_cid++;
+		g_assert_true(nvme_tester_mem_write(&f.t, q->sq_base + (uint64_t)
+						    q->sq_tail * NVME_SQE_SIZE,
+						    &e[i], sizeof(e[i]), NULL));
+		q->sq_tail = (q->sq_tail + 1) % q->entries;
+	}
+	if (one_doorbell)
+		g_assert_true(nvme_tester_reg_write(&f.t, NVME_REG_DBS + 8, 4,
+						    q->sq_tail, NULL));
+	for (unsigned i = 0; i < 4; i++) {
+		g_assert_true(nvme_tester_wait(&f.t, 1, &c, NULL));
+		status[i] = NVME_CQE_STATUS(&c);
+		done[i] = f.t.cqe_time - t0;
+	}
+	events = f.h.sim.events_run - events;
+	fx_down(&f);
+	return events;
+}
+
+/* Commands fetched together share one execution event, and execute as
+ * their own events would have executed them. */
+static void test_one_doorbell_one_exec_event(void)
+{
+	sim_time together[4], apart[4];
+	uint16_t st_together[4], st_apart[4];
+
+	uint64_t ev_together = four_reads(true, together, st_together);
+	uint64_t ev_apart = four_reads(false, apart, st_apart);
+	g_assert_cmpmem(together, sizeof(together), apart, sizeof(apart));
+	g_assert_cmpmem(st_together, sizeof(st_together), st_apart,
+			sizeof(st_apart));
+	g_assert_cmphex(st_together[0], ==, NVME_SC_LBA_RANGE | NVME_DNR);
+	g_assert_cmpuint(ev_together, ==, ev_apart - 3);
+}
+
 /* Jitter draws from the device's own stream: same seed, same times. */
 static sim_time jittered_read(uint64_t seed)
 {
@@ -1351,6 +1501,27 @@ static void test_on_media_query(void)
 	fx_down(&f);
 }
 
+/* Writes fetched but not yet executed when power goes were never
+ * counted. */
+static void test_power_loss_unexecuted_writes_uncounted(void)
+{
+	struct fx f;
+	struct nvme_sqe e;
+
+	fx_init(&f);
+	f.p.store_data = false;
+	fx_up(&f);
+	write_n(&f, 1, false);
+	nvme_sqe_rw(&e, NVME_CMD_WRITE, 1, 8, 8, NVME_TESTER_DATA, 0, true);
+	g_assert_true(nvme_tester_submit(&f.t, 1, &e, NULL, NULL));
+	lose_power(&f);
+	const struct nvme_dev_counters *k = nvme_dev_get_counters(f.h.dev);
+	g_assert_cmpuint(k->writes, ==, 1);
+	g_assert_cmpuint(k->fua_writes, ==, 0);
+	g_assert_cmpuint(k->bytes_written, ==, 4096);
+	fx_down(&f);
+}
+
 /* Registers read as all ones once the device is gone. */
 static void test_power_loss_device_gone(void)
 {
@@ -1456,6 +1627,14 @@ int main(int argc, char **argv)
 	g_test_add_func("/nvme/timing/flush-clean-cache", test_flush_clean_cache);
 	g_test_add_func("/nvme/timing/full-cache-write-waits",
 			test_full_cache_write_waits);
+	g_test_add_func("/nvme/timing/write-started-at-fetch-same-times",
+			test_write_started_at_fetch_same_times);
+	g_test_add_func("/nvme/timing/failed-write-status-at-exec",
+			test_failed_write_status_at_exec);
+	g_test_add_func("/nvme/timing/reset-drops-unexecuted-writes",
+			test_reset_drops_unexecuted_writes);
+	g_test_add_func("/nvme/timing/one-doorbell-one-exec-event",
+			test_one_doorbell_one_exec_event);
 	g_test_add_func("/nvme/timing/jitter-is-seeded", test_jitter_is_seeded);
 	g_test_add_func("/nvme/power/cache-on-no-flush-loses-data",
 			test_power_loss_cache_on_loses_data);
@@ -1469,6 +1648,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/nvme/power/report-text-and-json",
 			test_power_loss_report_forms);
 	g_test_add_func("/nvme/power/on-media-query", test_on_media_query);
+	g_test_add_func("/nvme/power/unexecuted-writes-uncounted",
+			test_power_loss_unexecuted_writes_uncounted);
 	g_test_add_func("/nvme/power/device-gone", test_power_loss_device_gone);
 	g_test_add_func("/nvme/counters", test_counters);
 	return g_test_run();
