@@ -231,6 +231,22 @@ static inline void evq_timer_arm(struct evq *q, struct evq_timer *t,
 	evq_timer_up(q, q->tn++, node);
 }
 
+/* Move an armed timer to another time, keeping its place among equal
+ * times: where it would be had it been armed for that time back when it
+ * was last armed. */
+static inline void evq_timer_retime(struct evq *q, struct evq_timer *t,
+				    uint64_t time)
+{
+	uint32_t i = t->pos - 1;
+	struct evq_tnode node = {((evq_key)time << 64) |
+				 (uint64_t)q->theap[i].key, t};
+
+	if (node.key < q->theap[i].key)
+		evq_timer_up(q, i, node);
+	else
+		evq_timer_down(q, i, node);
+}
+
 static inline void evq_timer_stop(struct evq *q, struct evq_timer *t)
 {
 	if (!t->pos)

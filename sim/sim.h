@@ -131,6 +131,15 @@ static inline void sim_timer_arm(struct sim *s, struct evq_timer *t, sim_time at
 	evq_timer_arm(&s->q, t, at < s->now ? s->now : at, type);
 }
 
+/* Move an armed timer to absolute time at (>= now) keeping its place
+ * among equal times, as if it had been armed for at when it was last
+ * armed: for a component that takes back a move made in advance. */
+static inline void sim_timer_retime(struct sim *s, struct evq_timer *t,
+				    sim_time at)
+{
+	evq_timer_retime(&s->q, t, at < s->now ? s->now : at);
+}
+
 static inline void sim_timer_stop(struct sim *s, struct evq_timer *t)
 {
 	evq_timer_stop(&s->q, t);

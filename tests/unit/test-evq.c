@@ -2,7 +2,7 @@
  * Description: the event queue delivers events in (time, scheduling order),
  * skips cancelled events, survives growth and sequence renumbering; timers
  * take their place in that order as events scheduled when they were last
- * armed would.
+ * armed would, also when moved to another time without re-arming.
  */
 #include <glib.h>
 
@@ -238,6 +238,30 @@ static void test_timer_ties_break_by_arming_order(void)
 	sim_destroy(&s);
 }
 
+/* Retiming a timer keeps its place among equal times: it goes where it
+ * would be had it been armed for its new time when it was last armed,
+ * before an event scheduled since for that time. */
+static void test_timer_retime_keeps_arming_order(void)
+{
+	struct sim s;
+	struct recorder r;
+	struct evq_timer t;
+
+	sim_init(&s, 1);
+	recorder_init(&s, &r);
+	sim_timer_init(&t, &r.c);
+	sim_schedule(&s, 5, &r.c, 0, NULL, 1);
+	sim_timer_arm(&s, &t, 9, 1);
+	sim_schedule(&s, 5, &r.c, 0, NULL, 2);
+	sim_timer_retime(&s, &t, 5);
+	sim_run(&s, SIM_TIME_MAX);
+	static const uint64_t want[] = {1, TIMER_SEEN + 1, 2};
+	assert_seen(&r, want, G_N_ELEMENTS(want));
+	g_assert_cmpuint(g_array_index(r.times, sim_time, 1), ==, 5);
+	recorder_free(&r);
+	sim_destroy(&s);
+}
+
 /* A stopped timer is not delivered; the others keep their order through
  * the removal. */
 static void test_timer_stop_skips_it(void)
@@ -313,6 +337,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/evq/timer-rearm-moves-it", test_timer_rearm_moves_it);
 	g_test_add_func("/evq/timer-ties-break-by-arming-order",
 			test_timer_ties_break_by_arming_order);
+	g_test_add_func("/evq/timer-retime-keeps-arming-order",
+			test_timer_retime_keeps_arming_order);
 	g_test_add_func("/evq/timer-stop-skips-it", test_timer_stop_skips_it);
 	g_test_add_func("/evq/renumber-keeps-timer-order", test_renumber_keeps_timer_order);
 	g_test_add_func("/rng/streams-are-named", test_rng_streams_are_named);

@@ -1,13 +1,15 @@
 /*
  * Description: the host model runs charged work in simulated time:
  * side effects land where the work puts them, interrupts preempt tasks
- * and delay them by exactly their own length, sleep/wake and context
- * switches are counted, CPU-bound tasks share a CPU, spinning ends at the
- * wake-up, a CPU leaving an idle state starts its work that state's exit
- * latency late, the menu governor's state after a run of longer idle
- * periods is deeper than the oracle's and a task in I/O wait keeps it
- * shallow, malformed idle states are refused, many side effects or
- * interrupts queued at once keep their order.
+ * and delay them by exactly their own length, a handler's end costs no
+ * event when the task runs on after it and what arrives before that end
+ * still waits for it, sleep/wake and context switches are counted,
+ * CPU-bound tasks share a CPU, spinning ends at the wake-up, a CPU leaving
+ * an idle state starts its work that state's exit latency late, the menu
+ * governor's state after a run of longer idle periods is deeper than the
+ * oracle's and a task in I/O wait keeps it shallow, malformed idle states
+ * are refused, many side effects or interrupts queued at once keep their
+ * order.
  */
 #include <glib.h>
 #include <string.h>
@@ -184,30 +186,142 @@ static void test_deferred_action_lands_mid_step(void)
 	sim_destroy(&s);
 }
 
+/* A task's 1000 ns step with a side effect halfway (its work starts at
+ * 100, after the switch in) and, 300 ns into that work, an interrupt whose
+ * handler charges 300 ns: it ends at 400 + 20 + 300 = 720. */
+struct irq_fixture {
+	struct sim s;
+	struct host *h;
+	struct prog *p, *irq;
+};
+
+static void irq_fixture_start(struct irq_fixture *f)
+{
+	sim_init(&f->s, 1);
+	struct host_params hp = test_params(1);
+	f->h = host_new(&f->s, &hp);
+	f->p = prog_new(&f->s, f->h, "p", true, 1000, 0, END_THEN);
+	f->irq = prog_new(&f->s, f->h, "irq", false, 300, 0, END_THEN);
+	f->p->defer_mid = true;
+	task_start(f->p->t, SIM_MSG(&f->p->c, PROG_STEP, NULL, 0));
+	sim_run(&f->s, 400);
+	cpu_raise_irq(host_cpu(f->h, 0), SIM_MSG(&f->irq->c, PROG_STEP, NULL, 0));
+}
+
+static void irq_fixture_free(struct irq_fixture *f)
+{
+	prog_free(f->p);
+	prog_free(f->irq);
+	host_free(f->h);
+	sim_destroy(&f->s);
+}
+
 /* An interrupt during a task's step delays the task's side effect by the
  * interrupt's entry cost plus its handler's work; the handler is delivered
  * as the interrupt starts. */
 static void test_irq_preempts_and_delays_task(void)
 {
+	struct irq_fixture f;
+
+	irq_fixture_start(&f);
+	sim_run(&f.s, SIM_TIME_MAX);
+	g_assert_cmpuint(at(f.irq->step_times, 0), ==, 400);
+	g_assert_cmpuint(at(f.p->action_times, 0), ==, 100 + 500 + 20 + 300);
+	struct cpu_usage cu;
+	cpu_usage(host_cpu(f.h, 0), &cu);
+	g_assert_cmpuint(cu.class_ns[CPU_IRQ], ==, 300 + 20);
+	g_assert_cmpuint(cu.irqs, ==, 1);
+	irq_fixture_free(&f);
+}
+
+/* A handler's end is no event of its own when the CPU goes back to the
+ * task it interrupted: the task runs on with the handler's time before
+ * its next milestone, which lands as late as after a separate end. */
+static void test_irq_end_folds_into_task(void)
+{
+	struct irq_fixture f;
+
+	irq_fixture_start(&f);
+	/* The task's side effect and its exit: no event at 720. */
+	g_assert_cmpuint(sim_run(&f.s, SIM_TIME_MAX), ==, 2);
+	g_assert_cmpuint(at(f.p->action_times, 0), ==, 100 + 500 + 20 + 300);
+	irq_fixture_free(&f);
+}
+
+/* An interrupt raised while a folded handler's time has not passed starts
+ * at that handler's end, not before; the CPU's interrupt time and the
+ * task's time are what the two handlers and the task charged. */
+static void test_irq_waits_for_folded_handler(void)
+{
+	struct irq_fixture f;
+
+	irq_fixture_start(&f);
+	sim_run(&f.s, 500);
+	cpu_raise_irq(host_cpu(f.h, 0), SIM_MSG(&f.irq->c, PROG_STEP, NULL, 0));
+	sim_run(&f.s, SIM_TIME_MAX);
+	g_assert_cmpuint(f.irq->step_times->len, ==, 2);
+	g_assert_cmpuint(at(f.irq->step_times, 1), ==, 720);
+	g_assert_cmpuint(at(f.p->action_times, 0), ==,
+			 100 + 500 + 2 * (20 + 300));
+	struct cpu_usage cu;
+	cpu_usage(host_cpu(f.h, 0), &cu);
+	g_assert_cmpuint(cu.class_ns[CPU_IRQ], ==, 2 * (20 + 300));
+	g_assert_cmpuint(cu.irqs, ==, 2);
+	struct task_usage u;
+	task_usage(f.p->t, &u);
+	g_assert_cmpuint(u.sys_ns, ==, 100 + 1000);
+	irq_fixture_free(&f);
+}
+
+/* A softirq raised from elsewhere while a folded handler's time has not
+ * passed runs at that handler's end, before the task. */
+static void test_softirq_waits_for_folded_handler(void)
+{
+	struct irq_fixture f;
+
+	irq_fixture_start(&f);
+	struct prog *soft = prog_new(&f.s, f.h, "soft", false, 200, 0, END_THEN);
+	sim_run(&f.s, 500);
+	cpu_raise_softirq(host_cpu(f.h, 0), SIM_MSG(&soft->c, PROG_STEP, NULL, 0));
+	sim_run(&f.s, SIM_TIME_MAX);
+	g_assert_cmpuint(at(soft->step_times, 0), ==, 720);
+	g_assert_cmpuint(at(f.p->action_times, 0), ==,
+			 100 + 500 + 20 + 300 + 10 + 200);
+	struct cpu_usage cu;
+	cpu_usage(host_cpu(f.h, 0), &cu);
+	g_assert_cmpuint(cu.class_ns[CPU_IRQ], ==, 20 + 300);
+	g_assert_cmpuint(cu.class_ns[CPU_SOFTIRQ], ==, 10 + 200);
+	prog_free(soft);
+	irq_fixture_free(&f);
+}
+
+/* With full preemption, a wake-up while a folded handler's time has not
+ * passed switches to the woken task at that handler's end, as the
+ * interrupt returns, not at the running task's next milestone. */
+static void test_full_preempt_wake_during_folded_handler(void)
+{
 	struct sim s;
 	sim_init(&s, 1);
 	struct host_params hp = test_params(1);
+	hp.preempt = PREEMPT_FULL;
+	hp.wakeup_granularity = 0;
 	struct host *h = host_new(&s, &hp);
-	struct prog *p = prog_new(&s, h, "p", true, 1000, 0, END_THEN);
+	struct prog *b = prog_new(&s, h, "b", true, 100, 1, END_SLEEP);
+	struct prog *a = prog_new(&s, h, "a", true, 10000, 0, END_THEN);
 	struct prog *irq = prog_new(&s, h, "irq", false, 300, 0, END_THEN);
 
-	p->defer_mid = true;
-	task_start(p->t, SIM_MSG(&p->c, PROG_STEP, NULL, 0));
-	sim_run(&s, 400);	/* task is 300 ns into its step */
+	/* b works and sleeps at 200; a runs from there to 10300. */
+	task_start(b->t, SIM_MSG(&b->c, PROG_STEP, NULL, 0));
+	task_start(a->t, SIM_MSG(&a->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 5000);
 	cpu_raise_irq(host_cpu(h, 0), SIM_MSG(&irq->c, PROG_STEP, NULL, 0));
+	sim_run(&s, 5100);	/* the handler ends at 5320 */
+	task_wake(b->t);
 	sim_run(&s, SIM_TIME_MAX);
-	g_assert_cmpuint(at(irq->step_times, 0), ==, 400);
-	g_assert_cmpuint(at(p->action_times, 0), ==, 100 + 500 + 20 + 300);
-	struct cpu_usage cu;
-	cpu_usage(host_cpu(h, 0), &cu);
-	g_assert_cmpuint(cu.class_ns[CPU_IRQ], ==, 300 + 20);
-	g_assert_cmpuint(cu.irqs, ==, 1);
-	prog_free(p);
+	g_assert_cmpuint(b->step_times->len, ==, 2);
+	g_assert_cmpuint(at(b->step_times, 1), ==, 5000 + 20 + 300);
+	prog_free(a);
+	prog_free(b);
 	prog_free(irq);
 	host_free(h);
 	sim_destroy(&s);
@@ -636,6 +750,13 @@ int main(int argc, char **argv)
 	g_test_add_func("/host/steps-follow-charged-work", test_steps_follow_charged_work);
 	g_test_add_func("/host/deferred-action-lands-mid-step", test_deferred_action_lands_mid_step);
 	g_test_add_func("/host/irq-preempts-and-delays-task", test_irq_preempts_and_delays_task);
+	g_test_add_func("/host/irq-end-folds-into-task", test_irq_end_folds_into_task);
+	g_test_add_func("/host/irq-waits-for-folded-handler",
+			test_irq_waits_for_folded_handler);
+	g_test_add_func("/host/softirq-waits-for-folded-handler",
+			test_softirq_waits_for_folded_handler);
+	g_test_add_func("/host/full-preempt-wake-during-folded-handler",
+			test_full_preempt_wake_during_folded_handler);
 	g_test_add_func("/host/sleep-until-woken", test_sleep_until_woken);
 	g_test_add_func("/host/wake-before-sleep-skips-sleep", test_wake_before_sleep_skips_sleep);
 	g_test_add_func("/host/wake-of-running-task-is-noop", test_wake_of_running_task_is_noop);
