@@ -6,8 +6,9 @@
  * oldest first, reads are preferred for writes_starved batches while
  * writes wait, and bios and requests merge into queued requests (back,
  * front, then with the neighbour; and on insertion), each merge counted
- * in the disk statistics. The expected orders are worked out by hand
- * from Linux's __dd_dispatch_request.
+ * in the disk statistics; a CPU that finds dd->lock held by another
+ * spins, one CPU alone never does. The expected orders are worked out by
+ * hand from Linux's __dd_dispatch_request.
  */
 #include <glib.h>
 
@@ -36,7 +37,8 @@ struct bench {
 	struct host *h;
 	struct blk_mq_params p;
 	struct blk_queue *q;
-	struct task *submitter;
+	struct task *submitters[2];	/* one per CPU */
+	unsigned ncpus;
 	const struct bio_spec *specs;
 	unsigned nspecs;
 	bool plugged;
@@ -102,13 +104,14 @@ static void bench_handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct bench *b = (struct bench *)c;
 	struct xctx *x = host_current(b->h);
+	unsigned cpu = (unsigned)arg;
 
 	(void)type;
 	(void)ptr;
-	(void)arg;
 	if (b->plugged)
 		blk_start_plug(x);
-	for (unsigned i = 0; i < b->nspecs; i++) {
+	/* The CPUs take turns through the bios. */
+	for (unsigned i = cpu; i < b->nspecs; i += b->ncpus) {
 		const struct bio_spec *s = &b->specs[i];
 		struct bio *bio = bio_alloc(x, b->q, 1, false);
 		bio->op = s->op;
@@ -121,7 +124,7 @@ static void bench_handle(struct sim_component *c, unsigned type, void *ptr,
 	}
 	if (b->plugged)
 		blk_finish_plug(x);
-	task_exit(b->submitter);
+	task_exit(b->submitters[cpu]);
 }
 
 static const struct sim_component_ops bench_ops = {
@@ -139,6 +142,7 @@ struct dd_case {
 	struct seen_rq want[NBIOS];	/* the requests, in dispatch order */
 	unsigned nwant;
 	unsigned merges;
+	unsigned ncpus;			/* submitting at once; 0: one */
 };
 
 #define W REQ_OP_WRITE
@@ -192,7 +196,21 @@ static const struct dd_case cases[] = {
 	{"/mq-deadline/insert-merge",
 	 {{400, R}, {600, R}, {408, R}}, 3, true, 500, 2, 16, 1 * MS,
 	 {{400, 8 * KIB, 2}, ONE(600)}, 2, 1},
+	/* Two CPUs submit at the same time: the second waits for the
+	 * first's hold of dd->lock. */
+	{"/mq-deadline/lock-spins-across-cpus",
+	 {{0, R}, {1000, R}}, 2, false, 500, 2, 16, 1 * MS,
+	 {ONE(0), ONE(1000)}, 2, 0, 2},
 };
+
+/* CPU time charged to dd->lock's spinning. */
+static sim_time lock_spin(const struct host *h)
+{
+	for (stage_id i = 0; i < stage_count(); i++)
+		if (g_str_equal(stage_get(i)->name, "dd_lock_spin"))
+			return host_stage_ns(h)[i];
+	g_assert_not_reached();
+}
 
 static void test_order(gconstpointer data)
 {
@@ -207,7 +225,8 @@ static void test_order(gconstpointer data)
 	b->p.mq_deadline.read_expire = c->read_expire;
 	b->p.mq_deadline.writes_starved = c->writes_starved;
 	b->p.mq_deadline.fifo_batch = c->fifo_batch;
-	hp.ncpus = 1;
+	b->ncpus = c->ncpus ? c->ncpus : 1;
+	hp.ncpus = b->ncpus;
 	sim_init(&b->s, 1);
 	b->h = host_new(&b->s, &hp);
 	params_clear(host_param_table, &hp);
@@ -231,8 +250,12 @@ static void test_order(gconstpointer data)
 	b->service = c->service;
 	sim_component_init(&b->s, &b->c, &bench_ops, "bench");
 	sim_component_init(&b->s, &b->drv, &drv_ops, "device");
-	b->submitter = task_new(b->h, "submitter", TASK_USER, 1, NULL);
-	task_start(b->submitter, SIM_MSG(&b->c, 0, NULL, 0));
+	for (unsigned i = 0; i < b->ncpus; i++) {
+		struct cpumask on = {0};
+		cpumask_set(&on, i);
+		b->submitters[i] = task_new(b->h, "submitter", TASK_USER, 1, &on);
+		task_start(b->submitters[i], SIM_MSG(&b->c, 0, NULL, i));
+	}
 	sim_run(&b->s, SIM_TIME_MAX);
 
 	g_assert_cmpuint(b->nrqs, ==, c->nwant);
@@ -244,6 +267,10 @@ static void test_order(gconstpointer data)
 	blk_queue_disk_stats(b->q, &st);
 	g_assert_cmpuint(st.ios[0] + st.ios[1], ==, c->nwant);
 	g_assert_cmpuint(st.merges[0] + st.merges[1], ==, c->merges);
+	if (b->ncpus > 1)
+		g_assert_cmpuint(lock_spin(b->h), >, 0);
+	else
+		g_assert_cmpuint(lock_spin(b->h), ==, 0);
 
 	blk_queue_free(b->q);
 	host_free(b->h);
