@@ -44,7 +44,7 @@ rw=write ioengine=libaio iodepth=256 iodepth_batch_submit=32|none|3848-3848|248-
 rw=write ioengine=libaio iodepth=256 iodepth_batch_submit=32|mq-deadline|2100-3300|796-1996
 rw=randwrite ioengine=libaio iodepth=256 iodepth_batch_submit=1|mq-deadline|3500-4095|1-596'
 ncases=$(printf '%s\n' "$cases" | wc -l)
-plan $((4 * ncases))
+plan $((4 * ncases + 1))
 tmp_with_loop
 
 sim() {
@@ -93,4 +93,18 @@ done 3<<EOF
 $cases
 EOF
 [ -n "$loop" ] && loop_set scheduler none
+
+# A scheduler storsim does not have is refused, naming the option and
+# the ones it has.
+unknown() {
+	out=$("$STORSIM" run --set blk_mq.scheduler=bfq --name=m \
+		--filename=/dev/nvme0n1 --device=nvme0n1=nand-nvme --size=1m 2>&1)
+	rc=$?
+	case "$out" in
+	*"option 'set': 'blk_mq.scheduler=bfq': 'bfq' is not one of: none, mq-deadline"*)
+		[ "$rc" = 1 ] ;;
+	*) diag "exit $rc: $out"; false ;;
+	esac
+}
+check "an unknown scheduler exits 1, naming the option and the choices" unknown
 finish
