@@ -4,6 +4,7 @@ libstorsim_a_SOURCES += \
 	models/host/host.c models/host/host.h \
 	models/host/cpuidle.c models/host/cpuidle.h \
 	models/block/blk_mq.c models/block/blk_mq.h \
+	models/block/mq_deadline.c models/block/mq_deadline.h \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/fs/vfs.h \
 	models/fs/blkdev.c models/fs/blkdev.h \

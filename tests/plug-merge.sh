@@ -30,20 +30,6 @@ ncases=$(printf '%s\n' "$cases" | wc -l)
 plan $((4 * ncases))
 tmp_with_loop
 
-# The fields of "READS READ_MERGES WRITES WRITE_MERGES" for the direction
-# of the fio options: "REQUESTS MERGES".
-direction() {
-	case "$1" in
-	*rw=read*) awk '{print $1, $2}' ;;
-	*) awk '{print $3, $4}' ;;
-	esac
-}
-
-# in_range VALUE LO-HI
-in_range() {
-	[ -n "$1" ] && [ "$1" -ge "${2%-*}" ] && [ "$1" -le "${2#*-}" ]
-}
-
 sim() {
 	nomerges=$1 kb=$2
 	shift 2
@@ -52,10 +38,7 @@ sim() {
 	"$STORSIM" run --output-format=json --device=nvme0n1=nand-nvme \
 		--set nvme0n1.mdts="$mdts" --set blk_mq.nomerges="$nomerges" \
 		--name=m --filename=/dev/nvme0n1 --bs=4k --size=16m --direct=1 \
-		"$@" 2>/dev/null >"$tmp/j" &&
-		python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))["disk_util"][0]
-print(d["read_ios"], d["read_merges"], d["write_ios"], d["write_merges"])' "$tmp/j"
+		"$@" 2>/dev/null >"$tmp/j" && disk_counts "$tmp/j"
 }
 
 kernel() {

@@ -54,12 +54,13 @@ loop_attach() {
 	loop_defaults
 }
 # loop_defaults: the queue settings a new loop device has, whatever an
-# earlier user of the same loopN left (they outlive losetup -d): merges
-# on, the largest requests the device takes, a 128 KiB readahead window
-# (last: setting max_sectors_kb resets it).
+# earlier user of the same loopN left (they outlive losetup -d): no I/O
+# scheduler, merges on, the largest requests the device takes, a 128 KiB
+# readahead window (last: setting max_sectors_kb resets it).
 loop_defaults() {
 	local q=/sys/block/${loop#/dev/}/queue
-	echo 0 >"$q/nomerges" &&
+	echo none >"$q/scheduler" &&
+		echo 0 >"$q/nomerges" &&
 		cat "$q/max_hw_sectors_kb" >"$q/max_sectors_kb" &&
 		echo 128 >"$q/read_ahead_kb"
 }
@@ -99,4 +100,23 @@ loop_stat() {
 	"$@" >/dev/null 2>&1 || return 1
 	after=$(awk '{print $1, $2, $5, $6}' "$stat")
 	echo "$before $after" | awk '{print $5 - $1, $6 - $2, $7 - $3, $8 - $4}'
+}
+# in_range VALUE LO-HI: VALUE is a number from LO to HI.
+in_range() {
+	[ -n "$1" ] && [ "$1" -ge "${2%-*}" ] && [ "$1" -le "${2#*-}" ]
+}
+# disk_counts JSON: "READS READ_MERGES WRITES WRITE_MERGES" of the first
+# disk in a storsim or fio JSON report's disk_util.
+disk_counts() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["disk_util"][0]
+print(d["read_ios"], d["read_merges"], d["write_ios"], d["write_merges"])' "$1"
+}
+# direction FIO_OPTIONS: of "READS READ_MERGES WRITES WRITE_MERGES" on
+# stdin, "REQUESTS MERGES" in the direction of the fio options.
+direction() {
+	case "$1" in
+	*rw=read* | *rw=randread*) awk '{print $1, $2}' ;;
+	*) awk '{print $3, $4}' ;;
+	esac
 }

@@ -22,26 +22,47 @@
  *   end_request_ns   blk_mq_end_request: stats, tag release
  *   bio_endio_ns     bio_endio + bio_put
  *   bio_merge_ns     a bio merged into a plugged request
- * and nomerges, every queue's queue/nomerges.
- * Sources: kernel-mechanisms.md (shared reference), per-host profiles.
+ * and nomerges, every queue's queue/nomerges, and scheduler, every
+ * queue's queue/scheduler (none or mq-deadline).
+ * Sources: kernel-mechanisms.md (shared reference), per-host profiles;
+ * block/blk-mq-sched.c, block/elevator.c and block/blk-merge.c of Linux
+ * 6.18 for the scheduler's part.
  *
- * Merging is the plug's only (blk_attempt_plug_merge as of Linux 6.16,
- * "use plug request list tail for one-shot backmerge attempt"): a bio
- * joins the request last added to the plug when that one is on the same
- * queue, else the plug's first request on its queue, if it continues or
- * precedes it within the queue's limits.
+ * Merging on a queue without a scheduler is the plug's only
+ * (blk_attempt_plug_merge as of Linux 6.16, "use plug request list tail
+ * for one-shot backmerge attempt"): a bio joins the request last added
+ * to the plug when that one is on the same queue, else the plug's first
+ * request on its queue, if it continues or precedes it within the
+ * queue's limits.
  *
- * Left out: I/O schedulers and their merging, merging into requests
- * already dispatched, discard merges, a task sleeping for a tag (a
- * waiting bio is dispatched when a tag is freed, in the freeing context),
- * write-back throttling, cgroups.
+ * With a scheduler (blk_mq_init_sched) requests come from a pool of
+ * nr_requests = 2 * min(queue_depth, 128) per hardware queue (the sched
+ * tags) and take a driver tag only when the scheduler hands them out; a
+ * bio that does not merge on the plug tries the scheduler's queued
+ * requests (blk_mq_sched_bio_merge); requests are inserted into it
+ * (directly, or when the plug is flushed) and the queue is run: the
+ * scheduler's requests go to the driver while driver tags last, and the
+ * queue runs again when a request ends. Flushes bypass it
+ * (blk_insert_flush) onto the dispatch list.
+ *
+ * Left out: merging into requests already dispatched, discard merges, a
+ * task sleeping for a tag (a waiting bio is dispatched when a tag is
+ * freed, in the freeing context), running the queue from kblockd (Linux
+ * runs it asynchronously after a single insert, blk_mq_run_hw_queue(hctx,
+ * true); the model runs it in the inserting context), write-back
+ * throttling, cgroups.
  */
 #include <glib.h>
+#include <string.h>
 
 #include "block/blk_mq.h"
 #include "pool.h"
 
 #define P(field) offsetof(struct blk_mq_params, field)
+
+/* The schedulers queue/scheduler offers, by blk_mq.scheduler's index. */
+static const char *const scheduler_names[] = {"none", "mq-deadline", NULL};
+static const struct elevator_ops *const schedulers[] = {NULL, &mq_deadline_ops};
 
 const struct param_def blk_mq_param_table[] = {
 	{"bio_alloc_ns", PARAM_TIME, P(bio_alloc), "40", 0, 1e6, "ns",
@@ -73,7 +94,11 @@ const struct param_def blk_mq_param_table[] = {
 	 "a plugged request (estimate)"},
 	{"nomerges", PARAM_U32, P(nomerges), "0", 0, 2, "mode",
 	 "every queue's queue/nomerges: 2 turns merging off; 1 (no extended "
-	 "merges) leaves the plug's merging on, as 0 does"},
+	 "merges) leaves the plug's merging on, as 0 does, and the "
+	 "scheduler's to its last-merged request"},
+	{"scheduler", PARAM_ENUM, P(scheduler), "none", 0, 0, "",
+	 "every queue's queue/scheduler (Linux gives NVMe none)",
+	 scheduler_names},
 	PARAM_END,
 };
 
@@ -81,9 +106,14 @@ struct blk_hctx {
 	struct blk_queue *q;
 	unsigned idx;
 	bool poll;
-	struct request *rqs;		/* indexed by tag */
+	/* Indexed by tag; with a scheduler, by sched tag (nr_requests). */
+	struct request *rqs;
 	uint32_t *free_tags;
 	unsigned nfree;
+	/* With a scheduler: the driver tags and whose they are. */
+	uint32_t *drv_tags;
+	unsigned ndrv_free;
+	struct request **tag_rq;
 	struct bio *waiting, *waiting_tail;	/* bios waiting for a tag */
 	void *drv;
 };
@@ -102,6 +132,11 @@ struct blk_queue {
 	unsigned inflight;
 	sim_time busy_since;
 	struct blk_disk_stats st;
+	const struct elevator_ops *elv;	/* NULL: none */
+	void *elv_data;
+	/* Taken from the scheduler (or bypassing it) but without a driver
+	 * tag yet: hctx->dispatch, first to go when the queue runs. */
+	struct request *dispatch, *dispatch_tail;
 };
 
 static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
@@ -120,6 +155,7 @@ static struct {
 	unsigned depth;		/* nested blk_start_plug calls */
 	struct request *head, *tail;
 	unsigned count;
+	bool has_elevator;	/* a request of a queue with a scheduler */
 } plug;
 
 #define BLK_MAX_PLUG 16
@@ -165,21 +201,41 @@ struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
 	q->drv_data = drv_data;
 	q->nr_hctx = cfg->nr_hw_queues + cfg->nr_poll_queues;
 	g_assert(cfg->nr_hw_queues > 0 && cfg->queue_depth > 0);
+	if (cfg->scheduler) {
+		unsigned i = 0;
+		while (scheduler_names[i] && strcmp(scheduler_names[i], cfg->scheduler))
+			i++;
+		g_assert(scheduler_names[i]);
+		q->elv = schedulers[i];
+	} else {
+		q->elv = schedulers[p->scheduler];
+	}
+	/* blk_mq_init_sched: nr_requests, 2 * min(depth, BLKDEV_DEFAULT_RQ). */
+	unsigned nrqs = !q->elv ? cfg->queue_depth :
+		cfg->nr_requests ? cfg->nr_requests : 2 * MIN(cfg->queue_depth, 128u);
 	q->hctx = g_new0(struct blk_hctx, q->nr_hctx);
 	for (unsigned i = 0; i < q->nr_hctx; i++) {
 		struct blk_hctx *hc = &q->hctx[i];
 		hc->q = q;
 		hc->idx = i;
 		hc->poll = i >= cfg->nr_hw_queues;
-		hc->rqs = g_new0(struct request, cfg->queue_depth);
-		hc->free_tags = g_new(uint32_t, cfg->queue_depth);
-		for (unsigned t = 0; t < cfg->queue_depth; t++) {
+		hc->rqs = g_new0(struct request, nrqs);
+		hc->free_tags = g_new(uint32_t, nrqs);
+		for (unsigned t = 0; t < nrqs; t++) {
 			hc->rqs[t].q = q;
 			hc->rqs[t].hctx = hc;
 			hc->rqs[t].tag = t;
-			hc->free_tags[hc->nfree++] = cfg->queue_depth - 1 - t;
+			hc->free_tags[hc->nfree++] = nrqs - 1 - t;
 		}
+		if (!q->elv)
+			continue;
+		hc->drv_tags = g_new(uint32_t, cfg->queue_depth);
+		hc->tag_rq = g_new0(struct request *, cfg->queue_depth);
+		for (unsigned t = 0; t < cfg->queue_depth; t++)
+			hc->drv_tags[hc->ndrv_free++] = cfg->queue_depth - 1 - t;
 	}
+	if (q->elv)
+		q->elv_data = q->elv->init_sched(q);
 	/* blk_mq_map_queues: spread the CPUs evenly over each set of queues. */
 	q->map = g_new(unsigned, ncpus);
 	q->map_poll = g_new(unsigned, ncpus);
@@ -196,9 +252,13 @@ void blk_queue_free(struct blk_queue *q)
 {
 	if (!q)
 		return;
+	if (q->elv)
+		q->elv->exit_sched(q->elv_data);
 	for (unsigned i = 0; i < q->nr_hctx; i++) {
 		g_free(q->hctx[i].rqs);
 		g_free(q->hctx[i].free_tags);
+		g_free(q->hctx[i].drv_tags);
+		g_free(q->hctx[i].tag_rq);
 	}
 	g_free(q->hctx);
 	g_free(q->map);
@@ -257,7 +317,7 @@ bool blk_hctx_is_poll(const struct blk_hctx *hctx)
 struct request *blk_hctx_request(struct blk_hctx *hctx, uint32_t tag)
 {
 	g_assert(tag < hctx->q->cfg.queue_depth);
-	return &hctx->rqs[tag];
+	return hctx->tag_rq ? hctx->tag_rq[tag] : &hctx->rqs[tag];
 }
 
 struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled)
@@ -340,18 +400,46 @@ void blk_start_plug(struct xctx *x)
 	plug.depth = 1;
 	plug.head = plug.tail = NULL;
 	plug.count = 0;
+	plug.has_elevator = false;
 }
 
+static void sched_insert(struct xctx *x, struct blk_queue *q,
+			 struct request *list);
+static void sched_run_queue(struct xctx *x, struct blk_queue *q);
+
+/* blk_mq_flush_plug_list: without a scheduler the requests go to the
+ * driver as they are; with one, each queue's run of requests is inserted
+ * into its scheduler (blk_mq_dispatch_plug_list) and the queue run. */
 static void flush_plug(struct xctx *x)
 {
 	struct request *head = plug.head;
+	bool sched = plug.has_elevator;
 
 	if (!head)
 		return;
 	plug.head = plug.tail = NULL;
 	plug.count = 0;
+	plug.has_elevator = false;
 	xctx_charge(x, st_plug_flush, head->q->p->plug_flush);
-	dispatch_list(x, head);
+	if (!sched) {
+		dispatch_list(x, head);
+		return;
+	}
+	while (head) {
+		struct blk_queue *q = head->q;
+		struct request *end = head;
+		while (end->next && end->next->q == q)
+			end = end->next;
+		struct request *rest = end->next;
+		end->next = NULL;
+		if (q->elv) {
+			sched_insert(x, q, head);
+			sched_run_queue(x, q);
+		} else {
+			dispatch_list(x, head);
+		}
+		head = rest;
+	}
 }
 
 void blk_finish_plug(struct xctx *x)
@@ -403,25 +491,29 @@ static bool mergeable(uint8_t op, uint32_t flags)
 	       !(flags & (REQ_NOMERGE | REQ_PREFLUSH | REQ_FUA));
 }
 
-/*
- * blk_attempt_plug_merge: bio joins rq, at its end (back merge) or its
- * start (front merge), if both may merge, do the same operation on the
- * same hardware queue (a polled bio goes to a poll queue) and the result
- * stays within max_sectors and max_segments. A request a bio was
- * adjacent to but did not fit is marked REQ_NOMERGE, as the kernel's
- * req_set_nomerge does.
- */
-static bool plug_merge(struct request *rq, struct blk_hctx *hc, struct bio *bio)
+bool blk_rq_merge_ok(const struct request *rq, const struct bio *bio)
 {
-	const struct blk_queue_config *cfg = &hc->q->cfg;
-	bool back = rq->sector + rq->size / 512 == bio->sector;
+	return rq->op == bio->op && mergeable(rq->op, rq->flags) &&
+	       mergeable(bio->op, bio->flags) &&
+	       rq->hctx->poll == !!(bio->flags & REQ_POLLED);
+}
 
-	if (rq->hctx != hc || rq->op != bio->op || !mergeable(rq->op, rq->flags))
-		return false;
-	if (!back && bio->sector + bio->size / 512 != rq->sector)
-		return false;
-	if ((uint64_t)rq->size + bio->size > (uint64_t)cfg->max_sectors * 512 ||
-	    rq->nr_segs + bio->nr_segs > cfg->max_segments) {
+/* Whether a request of size bytes and segs segments stays within the
+ * queue's limits (ll_back_merge_fn, ll_merge_requests_fn). */
+static bool within_limits(const struct blk_queue_config *cfg, uint64_t size,
+			  uint32_t segs)
+{
+	return size <= (uint64_t)cfg->max_sectors * 512 && segs <= cfg->max_segments;
+}
+
+/* A request a bio was adjacent to but did not fit is marked REQ_NOMERGE,
+ * as the kernel's req_set_nomerge does. */
+bool blk_attempt_bio_merge(struct request *rq, struct bio *bio, bool back)
+{
+	struct blk_queue *q = rq->q;
+
+	if (!within_limits(&q->cfg, (uint64_t)rq->size + bio->size,
+			   rq->nr_segs + bio->nr_segs)) {
 		rq->flags |= REQ_NOMERGE;
 		return false;
 	}
@@ -436,6 +528,43 @@ static bool plug_merge(struct request *rq, struct blk_hctx *hc, struct bio *bio)
 	}
 	rq->size += bio->size;
 	rq->nr_segs += bio->nr_segs;
+	/* blk_account_io_merge_bio */
+	q->st.merges[bio->op == REQ_OP_WRITE]++;
+	return true;
+}
+
+/* blk_attempt_plug_merge: bio joins rq, at its end (back merge) or its
+ * start (front merge), if both may merge, do the same operation on the
+ * same hardware queue (a polled bio goes to a poll queue) and the result
+ * stays within max_sectors and max_segments. */
+static bool plug_merge(struct request *rq, struct blk_hctx *hc, struct bio *bio)
+{
+	bool back = rq->sector + rq->size / 512 == bio->sector;
+
+	if (rq->hctx != hc || rq->op != bio->op || !mergeable(rq->op, rq->flags))
+		return false;
+	if (!back && bio->sector + bio->size / 512 != rq->sector)
+		return false;
+	return blk_attempt_bio_merge(rq, bio, back);
+}
+
+bool blk_attempt_req_merge(struct request *rq, struct request *next)
+{
+	struct blk_queue *q = rq->q;
+
+	if (rq->sector + rq->size / 512 != next->sector || rq->op != next->op ||
+	    !mergeable(rq->op, rq->flags) || !mergeable(next->op, next->flags) ||
+	    rq->hctx->poll != next->hctx->poll ||
+	    !within_limits(&q->cfg, (uint64_t)rq->size + next->size,
+			   rq->nr_segs + next->nr_segs))
+		return false;
+	rq->biotail->next = next->bio;
+	rq->biotail = next->biotail;
+	next->bio = next->biotail = NULL;
+	rq->size += next->size;
+	rq->nr_segs += next->nr_segs;
+	/* blk_account_io_merge_request: one merge, as for a bio */
+	q->st.merges[rq->op == REQ_OP_WRITE]++;
 	return true;
 }
 
@@ -456,8 +585,126 @@ static bool attempt_plug_merge(struct xctx *x, struct blk_hctx *hc,
 	if (!rq || !plug_merge(rq, hc, bio))
 		return false;
 	xctx_charge(x, st_bio_merge, q->p->bio_merge);
-	q->st.merges[bio->op == REQ_OP_WRITE]++;
 	return true;
+}
+
+/* ---- the I/O scheduler's side of blk-mq (block/blk-mq-sched.c) ---- */
+
+/* A request that never reached the driver (merged into another) goes
+ * back to its pool, and a bio waiting for one takes it. */
+static void sched_free_requests(struct xctx *x, struct request *list)
+{
+	while (list) {
+		struct request *rq = list;
+		struct blk_hctx *hc = rq->hctx;
+		list = rq->next;
+		rq->next = NULL;
+		hc->free_tags[hc->nfree++] = (uint32_t)(rq - hc->rqs);
+		if (hc->waiting) {
+			struct bio *w = hc->waiting;
+			hc->waiting = w->next;
+			if (!hc->waiting)
+				hc->waiting_tail = NULL;
+			sched_insert(x, rq->q, get_request(hc, w));
+		}
+	}
+}
+
+/* A flush bypasses the scheduler (blk_insert_flush) onto the dispatch
+ * list; the rest go to the scheduler in one call. */
+static void sched_insert(struct xctx *x, struct blk_queue *q,
+			 struct request *list)
+{
+	struct request *head = NULL, *tail = NULL, *free = NULL;
+
+	while (list) {
+		struct request *rq = list;
+		list = rq->next;
+		rq->next = NULL;
+		if (rq->op == REQ_OP_FLUSH || (rq->flags & REQ_PREFLUSH)) {
+			if (q->dispatch_tail)
+				q->dispatch_tail->next = rq;
+			else
+				q->dispatch = rq;
+			q->dispatch_tail = rq;
+			continue;
+		}
+		if (tail)
+			tail->next = rq;
+		else
+			head = rq;
+		tail = rq;
+	}
+	if (head)
+		q->elv->insert_requests(x, q->elv_data, head, &free);
+	sched_free_requests(x, free);
+}
+
+/* blk_mq_get_driver_tag */
+static bool get_driver_tag(struct request *rq)
+{
+	struct blk_hctx *hc = rq->hctx;
+
+	if (hc->ndrv_free == 0)
+		return false;
+	rq->tag = hc->drv_tags[--hc->ndrv_free];
+	hc->tag_rq[rq->tag] = rq;
+	return true;
+}
+
+/*
+ * blk_mq_sched_dispatch_requests: the dispatch list first, then the
+ * scheduler's requests, each with a driver tag, to the driver in one
+ * batch. A request the scheduler handed out when no driver tag was left
+ * waits at the head of the dispatch list (__blk_mq_do_dispatch_sched puts
+ * it on hctx->dispatch) for the next run.
+ */
+static void sched_run_queue(struct xctx *x, struct blk_queue *q)
+{
+	struct request *head = NULL, *tail = NULL;
+
+	for (;;) {
+		struct request *rq = q->dispatch;
+		if (rq) {
+			if (!get_driver_tag(rq))
+				break;
+			q->dispatch = rq->next;
+			if (!q->dispatch)
+				q->dispatch_tail = NULL;
+		} else {
+			if (!q->elv->has_work(q->elv_data))
+				break;
+			rq = q->elv->dispatch_request(x, q->elv_data);
+			if (!rq)
+				break;
+			if (!get_driver_tag(rq)) {
+				rq->next = NULL;
+				q->dispatch = q->dispatch_tail = rq;
+				break;
+			}
+		}
+		rq->next = NULL;
+		if (tail)
+			tail->next = rq;
+		else
+			head = rq;
+		tail = rq;
+	}
+	if (head)
+		dispatch_list(x, head);
+}
+
+/* Whether bio merged into a request the scheduler holds. */
+static bool sched_bio_merge(struct xctx *x, struct blk_queue *q,
+			    struct bio *bio)
+{
+	struct request *free = NULL;
+
+	if (q->cfg.nomerges || !mergeable(bio->op, bio->flags))
+		return false;
+	bool merged = q->elv->bio_merge(x, q->elv_data, bio, &free);
+	sched_free_requests(x, free);
+	return merged;
 }
 
 static void queue_one(struct xctx *x, struct bio *bio)
@@ -472,6 +719,11 @@ static void queue_one(struct xctx *x, struct bio *bio)
 	/* A bio that merges needs no request, so no tag. */
 	if (attempt_plug_merge(x, hc, bio))
 		return;
+	if (q->elv && sched_bio_merge(x, q, bio)) {
+		/* A request the merge freed may have taken a waiting bio. */
+		sched_run_queue(x, q);
+		return;
+	}
 	struct request *rq = get_request(hc, bio);
 
 	if (!rq) {
@@ -501,6 +753,12 @@ static void queue_one(struct xctx *x, struct bio *bio)
 			plug.head = rq;
 		plug.tail = rq;
 		plug.count++;
+		plug.has_elevator |= q->elv != NULL;
+		return;
+	}
+	if (q->elv) {
+		sched_insert(x, q, rq);
+		sched_run_queue(x, q);
 		return;
 	}
 	dispatch_list(x, rq);
@@ -624,7 +882,12 @@ static void end_request(struct xctx *x, struct request *rq,
 	if (blk_rq_traced(rq))
 		blk_rq_stamp(rq, IOS_END, xctx_clock(x));
 	rq->bio = rq->biotail = NULL;
-	hc->free_tags[hc->nfree++] = rq->tag;
+	if (q->elv) {
+		hc->tag_rq[rq->tag] = NULL;
+		hc->drv_tags[hc->ndrv_free++] = rq->tag;
+	} else {
+		hc->free_tags[hc->nfree++] = rq->tag;
+	}
 	while (bio) {
 		/* Its end_io may reuse it: take the next one first. */
 		struct bio *next = bio->next;
@@ -634,6 +897,14 @@ static void end_request(struct xctx *x, struct request *rq,
 		bio = next;
 	}
 
+	if (q->elv) {
+		/* The sched tag back, then blk_mq_sched_restart: run the
+		 * queue for what waited for a driver tag. */
+		rq->next = NULL;
+		sched_free_requests(x, rq);
+		sched_run_queue(x, q);
+		return;
+	}
 	if (hc->waiting) {
 		struct bio *w = hc->waiting;
 		hc->waiting = w->next;

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "block/mq_deadline.h"
 #include "host/host.h"
 #include "io_trace.h"
 #include "params.h"
@@ -82,8 +83,12 @@ struct request {
 	uint32_t size;
 	uint32_t nr_segs;
 	sim_time start_time;	/* dispatch to the driver */
-	struct request *next;	/* plug list */
+	struct request *next;	/* plug list; lists of requests given to a scheduler */
 	void *drv;		/* the driver's per-request data */
+	/* The I/O scheduler's (the kernel's rb_node, queuelist and
+	 * fifo_time): its sector order and its FIFO of one direction. */
+	struct request *sort_prev, *sort_next, *fifo_prev, *fifo_next;
+	sim_time fifo_time;	/* when it expires */
 };
 
 /* What a block driver provides (struct blk_mq_ops). */
@@ -118,6 +123,35 @@ struct blk_queue_config {
 	 * (BLK_MAX_REQUEST_COUNT of the kernel modelled: 16, 32 from 5.16). */
 	unsigned plug_max;
 	bool nomerges;			/* queue/nomerges=2: no merging at all */
+	/* queue/scheduler: "none", "mq-deadline"; NULL takes
+	 * blk_mq.scheduler. */
+	const char *scheduler;
+	/* queue/nr_requests with a scheduler; 0 gives the kernel's
+	 * 2 * min(queue_depth, 128). */
+	unsigned nr_requests;
+};
+
+/*
+ * An I/O scheduler (struct elevator_mq_ops): blk-mq hands it the queue's
+ * requests instead of the driver, and takes them back one at a time when
+ * a driver tag is free. Each op charges its own CPU cost. The queue's
+ * generic merging (blk_rq_merge_ok, blk_attempt_bio_merge,
+ * blk_attempt_req_merge below) is for the scheduler to call.
+ */
+struct elevator_ops {
+	const char *name;		/* as queue/scheduler lists it */
+	void *(*init_sched)(struct blk_queue *q);
+	void (*exit_sched)(void *ed);
+	/* Merge bio into a queued request (blk_mq_sched_bio_merge). A
+	 * request the merge made redundant is put in *free. */
+	bool (*bio_merge)(struct xctx *x, void *ed, struct bio *bio,
+			  struct request **free);
+	/* Take the list (chained by next); requests merged into others go
+	 * to *free, chained by next. */
+	void (*insert_requests)(struct xctx *x, void *ed, struct request *list,
+				struct request **free);
+	struct request *(*dispatch_request)(struct xctx *x, void *ed);
+	bool (*has_work)(const void *ed);
 };
 
 /* Per-stage CPU costs (host profile, model "blk_mq"). */
@@ -136,6 +170,9 @@ struct blk_mq_params {
 	sim_time bio_endio;		/* bio_endio + bio_put */
 	sim_time bio_merge;		/* a bio merged into a plugged request */
 	uint32_t nomerges;		/* every queue's queue/nomerges */
+	int scheduler;			/* every queue's queue/scheduler */
+	/* Not rows of blk_mq_param_table: the model "mq_deadline". */
+	struct mq_deadline_params mq_deadline;
 };
 
 extern const struct param_def blk_mq_param_table[];
@@ -188,6 +225,17 @@ void submit_bio(struct xctx *x, struct bio *bio);
 struct blk_hctx *blk_poll_cookie(struct xctx *x, struct blk_queue *q);
 unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
 void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
+
+/* For a scheduler: the merging of block/blk-merge.c. */
+/* elv_bio_merge_ok: both may merge, the same operation, the same kind of
+ * hardware queue (polled or not). */
+bool blk_rq_merge_ok(const struct request *rq, const struct bio *bio);
+/* bio joins rq at its end (back) or start, within the queue's limits
+ * (else rq is marked REQ_NOMERGE); counts the merge. */
+bool blk_attempt_bio_merge(struct request *rq, struct bio *bio, bool back);
+/* attempt_merge: next, which starts where rq ends, joins rq within the
+ * limits; counts the merge. The caller frees next. */
+bool blk_attempt_req_merge(struct request *rq, struct request *next);
 
 /* Driver side */
 /* Stamp s at time at in the trace of each of rq's bios: the I/Os merged
