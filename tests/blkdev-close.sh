@@ -100,7 +100,12 @@ else
 		--ioengine=psync >"$tmp/k" 2>/dev/null
 	k="$(python3 -c 'import json, sys
 print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$tmp/k") $(($(awk '{print $1}' "$stat") - before))"
-	check "Linux under fio 3.33, time_based random reads over 4 MiB: one device read per read, over 2 passes ($k)" \
-		test "${k% *}" = "${k#* }" -a "${k% *}" -gt 2048
+	# The device may count one read more than fio: twice on 30 November
+	# 2026, while other suites loaded the machine, Linux counted 28728 and
+	# 28914 device reads for 28727 and 28913 of fio's (a read under way
+	# when the runtime ended, left out of fio's count, is the likely one).
+	check "Linux under fio 3.33, time_based random reads over 4 MiB: one device read per read (or one more), over 2 passes ($k)" \
+		test "${k#* }" -ge "${k% *}" -a "${k#* }" -le "$((${k% *} + 1))" \
+		-a "${k% *}" -gt 2048
 fi
 finish
