@@ -93,6 +93,12 @@ struct io_layers {
 	sim_time sum[IOL_NR];
 };
 
+/* The time one I/O that started at start and was seen complete at end
+ * spent in each layer (ns); they add up to end - start. */
+void io_trace_split(const struct io_trace *tr, sim_time start, sim_time end,
+		    sim_time each[IOL_NR]);
+/* Count one I/O whose layers took each[]. */
+void io_layers_count(struct io_layers *l, const sim_time each[IOL_NR]);
 /* Count one I/O that started at start and was seen complete at end. */
 void io_layers_add(struct io_layers *l, sim_time start,
 		   const struct io_trace *tr, sim_time end);
@@ -102,12 +108,29 @@ double io_layers_mean(const struct io_layers *l, enum io_layer layer);
 /* A layer's name, as the reports print it ("device", "app_reap"...). */
 const char *io_layer_name(enum io_layer l);
 
+/* Besides its mean, each layer's median and the tails a storage engineer
+ * asks for, from a histogram of the layer's time per I/O (the job's, fio's
+ * clat histogram: stats_layer_percentiles). Unlike the means they do not
+ * add up to the total's: each layer's p99 is of its own slowest I/Os,
+ * which are not those that make the latency's p99. */
+#define IOL_PCT_NR 3
+extern const double io_layer_pct[IOL_PCT_NR];	/* 50, 99, 99.9 */
+
+/* Those percentiles of each layer of one direction (ns). */
+struct io_layer_tails {
+	uint64_t ns[IOL_NR][IOL_PCT_NR];
+};
+
 /* The breakdown of each direction with I/Os, as lines of text (a header
- * line, then a line per layer) and as JSON: {"read": {"ios": N,
- * "mean_ns": {...}, "share": {...}}, ...}. names[d] names direction d. */
-void io_layers_text(const struct io_layers *l, unsigned ndirs,
+ * line, a line naming the columns, then a line per layer) and as JSON:
+ * {"read": {"ios": N, "lat_mean_ns": X, "layers": [{"layer", "mean_ns",
+ * "share", "percentile_ns": {"50.000000": N, ...}}, ...]}, ...}.
+ * names[d] names direction d, tails[d] holds its percentiles. */
+void io_layers_text(const struct io_layers *l,
+		    const struct io_layer_tails *tails, unsigned ndirs,
 		    const char *const *names, GString *out);
-json_object *io_layers_json(const struct io_layers *l, unsigned ndirs,
+json_object *io_layers_json(const struct io_layers *l,
+			    const struct io_layer_tails *tails, unsigned ndirs,
 			    const char *const *names);
 
 #endif

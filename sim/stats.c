@@ -135,9 +135,35 @@ struct job_stats *stats_new(const struct stats_config *cfg, sim_time start)
 	return js;
 }
 
+void stats_restart(struct job_stats *js, const struct stats_config *cfg,
+		   sim_time start)
+{
+	uint64_t (*plat[STATS_DDIR_NR])[STATS_PLAT_NR];
+	bool tails = js->layer_tails;
+
+	memcpy(plat, js->layer_plat, sizeof(plat));
+	stats_init(js, cfg, start);
+	js->layer_tails = tails;
+	for (int d = 0; d < STATS_DDIR_NR; d++) {
+		if (plat[d])
+			memset(plat[d], 0, IOL_NR * sizeof(*plat[d]));
+		js->layer_plat[d] = plat[d];
+	}
+}
+
 void stats_free(struct job_stats *js)
 {
+	/* NULL as g_free takes it: a job whose set-up failed has none. */
+	if (!js)
+		return;
+	for (int d = 0; d < STATS_DDIR_NR; d++)
+		g_free(js->layer_plat[d]);
 	g_free(js);
+}
+
+void stats_keep_layer_tails(struct job_stats *js)
+{
+	js->layer_tails = true;
 }
 
 /*
@@ -487,11 +513,39 @@ static void add_counts(uint64_t *dst, const uint64_t *src, size_t n)
 		dst[i] += src[i];
 }
 
+/* Direction d's layer histograms, allocated the first time (once per
+ * direction, not per I/O). */
+static uint64_t (*layer_plat(struct job_stats *js, int d))[STATS_PLAT_NR]
+{
+	if (!js->layer_plat[d])
+		js->layer_plat[d] = g_malloc0(IOL_NR * sizeof(*js->layer_plat[d]));
+	return js->layer_plat[d];
+}
+
 void stats_add_layers(struct job_stats *js, enum stats_ddir ddir,
 		      sim_time start, const struct io_trace *tr, sim_time now)
 {
-	io_layers_add(&js->layers[js->cfg.unified ? STATS_READ : ddir], start,
-		      tr, now);
+	int d = js->cfg.unified ? STATS_READ : (int)ddir;
+	sim_time each[IOL_NR];
+
+	io_trace_split(tr, start, now, each);
+	io_layers_count(&js->layers[d], each);
+	if (js->layer_tails) {
+		uint64_t (*plat)[STATS_PLAT_NR] = layer_plat(js, d);
+		for (int i = 0; i < IOL_NR; i++)
+			plat[i][stats_plat_idx(each[i])]++;
+	}
+}
+
+void stats_layer_percentiles(const struct job_stats *js, enum stats_ddir d,
+			     struct io_layer_tails *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!js->layer_plat[d])
+		return;
+	for (int i = 0; i < IOL_NR; i++)
+		stats_percentiles(js->layer_plat[d][i], js->layers[d].ios,
+				  io_layer_pct, IOL_PCT_NR, out->ns[i]);
 }
 
 void stats_sum(struct job_stats *dst, const struct job_stats *src)
@@ -499,6 +553,9 @@ void stats_sum(struct job_stats *dst, const struct job_stats *src)
 	dst->cfg = src->cfg;
 	for (int d = 0; d < STATS_DDIR_NR; d++) {
 		io_layers_merge(&dst->layers[d], &src->layers[d]);
+		if (dst->layer_tails && src->layer_plat[d])
+			add_counts(layer_plat(dst, d)[0], src->layer_plat[d][0],
+				   IOL_NR * STATS_PLAT_NR);
 		for (int l = 0; l < STATS_LAT_NR; l++)
 			sum_moments(&dst->lat[l][d], &src->lat[l][d]);
 		add_moments(&dst->bw[d], &src->bw[d]);

@@ -126,6 +126,11 @@ struct job_stats {
 	struct stats_window bw_window, iops_window;
 
 	struct io_layers layers[STATS_DDIR_NR];	/* storsim's, not fio's */
+	/* Each layer's histogram per direction, for its percentiles: kept
+	 * only after stats_keep_layer_tails, a direction's allocated at its
+	 * first I/O (IOL_NR of STATS_PLAT_NR buckets, 130 KiB). */
+	bool layer_tails;
+	uint64_t (*layer_plat[STATS_DDIR_NR])[STATS_PLAT_NR];
 
 	uint64_t plat[STATS_LAT_NR][STATS_DDIR_NR][STATS_PLAT_NR];
 	uint64_t sync_plat[STATS_PLAT_NR];
@@ -158,7 +163,15 @@ gboolean stats_config_set_percentiles(struct stats_config *cfg,
 void stats_init(struct job_stats *js, const struct stats_config *cfg,
 		sim_time start);
 struct job_stats *stats_new(const struct stats_config *cfg, sim_time start);
+/* Start js over at start as stats_init does, keeping its layer histograms
+ * (emptied) and whether it keeps them: fio's reset at a job's start and
+ * at the end of its ramp_time. */
+void stats_restart(struct job_stats *js, const struct stats_config *cfg,
+		   sim_time start);
 void stats_free(struct job_stats *js);
+/* Also keep each layer's histogram, for stats_layer_percentiles: only
+ * jobs that report their latency by layer pay its memory. */
+void stats_keep_layer_tails(struct job_stats *js);
 
 /* An I/O of direction ddir completed at now: bytes moved, and its
  * submission, completion and total latencies in ns; slat_ns STATS_NO_SLAT
@@ -171,6 +184,10 @@ void stats_add_io(struct job_stats *js, enum stats_ddir ddir, sim_time now,
  * stamps it collected on its way (storsim's own figure). */
 void stats_add_layers(struct job_stats *js, enum stats_ddir ddir,
 		      sim_time start, const struct io_trace *tr, sim_time now);
+/* The io_layer_pct percentiles of each layer of direction d, from the
+ * histograms stats_keep_layer_tails keeps (all 0 without them). */
+void stats_layer_percentiles(const struct job_stats *js, enum stats_ddir d,
+			     struct io_layer_tails *out);
 /* An I/O of direction ddir failed at now: fio counted it when it queued
  * it (total_io_u, the "issued" line and IOPS), with no bytes or latency. */
 void stats_add_failed(struct job_stats *js, enum stats_ddir ddir, sim_time now);

@@ -3,14 +3,17 @@
 # under the job's "storsim" key, and its text block): the layers' means
 # add up to fio's mean latency for every engine and path; null_blk's
 # completion_nsec is the device layer, to the nanosecond; a page-cache
-# hit has no device time; the workqueue punt of stock direct writes shows
-# in the kernel's completion layer and nowhere below the block layer; a
-# synchronous read's ends after its copy to user space; a large plugged
-# request goes to the driver as the next joins the plug; a
-# reporting group sums its jobs; --no-cpu-profile leaves it out.
+# hit has no device time; each layer's p50, p99 and p99.9 are numbers in
+# ascending order, and null_blk's completion_nsec is the device's at each
+# of them, within a histogram bucket; the workqueue punt of stock direct
+# writes shows in the kernel's completion layer and nowhere below the
+# block layer; a synchronous read's ends after its copy to user space; a
+# large plugged request goes to the driver as the next joins the plug; a
+# reporting group sums its jobs, histograms too; the text block names its
+# percentile columns; --no-cpu-profile leaves it out.
 . "$top_srcdir/tests/tap.sh"
 
-plan 20
+plan 29
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -48,6 +51,37 @@ sys.exit(0 if l["ios"] == j[sys.argv[2]]["total_ios"] and abs(s - fio) < 0.01
          else 1)' "$tmp/j" "$1"
 }
 
+# pct DIR NAME P: percentile P ("50.000000"...) of a layer in ns
+pct() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+l = j["storsim"]["latency_by_layer"][sys.argv[2]]
+print([x["percentile_ns"][sys.argv[4]] for x in l["layers"]
+       if x["layer"] == sys.argv[3]][0])' "$tmp/j" "$1" "$2" "$3"
+}
+
+# ascending DIR: every layer has its p50, p99 and p99.9 as integers, in
+# that order
+ascending() {
+	python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+ok = True
+for x in j["storsim"]["latency_by_layer"][sys.argv[2]]["layers"]:
+    p = x["percentile_ns"]
+    v = [p.get(k) for k in ("50.000000", "99.000000", "99.900000")]
+    ok &= len(p) == 3 and all(type(n) is int for n in v) and v == sorted(v)
+sys.exit(0 if ok else 1)' "$tmp/j" "$1"
+}
+
+# flat DIR NAME NS: the layer's p50, p99 and p99.9 are all NS within the
+# resolution of fio's latency histogram (64 buckets per power of two)
+flat() {
+	for p in 50.000000 99.000000 99.900000; do
+		python3 -c 'import sys; a, b = map(float, sys.argv[1:]); sys.exit(abs(a - b) > b / 64)' \
+			"$(pct "$1" "$2" $p)" "$3" || return 1
+	done
+}
+
 # equal A B: two numbers equal within 0.001
 equal() {
 	python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-3)' "$1" "$2"
@@ -69,6 +103,7 @@ while IFS='|' read -r opts dir <&3; do
 	# shellcheck disable=SC2086
 	run --file=/f=64m:written --name=j $opts $common
 	check "layers add up to fio's mean latency: $opts" adds_up "$dir"
+	check "each layer's percentiles are numbers, ascending: $opts" ascending "$dir"
 done 3<<EOF
 $cases
 EOF
@@ -80,6 +115,8 @@ run $nullb $common --set=nullb0.irqmode=timer --set=nullb0.completion_nsec=20000
 check "null_blk, irqmode=timer: the layers add up" adds_up read
 check "null_blk, irqmode=timer: the device layer is completion_nsec" \
 	equal "$(layer read device)" 20000
+check "null_blk, irqmode=timer: the device's p50, p99 and p99.9 are completion_nsec" \
+	flat read device 20000
 # shellcheck disable=SC2086
 run $nullb $common --set=nullb0.irqmode=none
 check "null_blk, irqmode=none: no device time" equal "$(layer read device)" 0
@@ -139,6 +176,15 @@ check "dio-caller-comp: the device layer does not change" \
 run --file=/f=64m:written --name=j --filename=/f --rw=randread --direct=1 \
 	--ioengine=libaio --iodepth=4 --numjobs=2 --group_reporting $common
 check "group_reporting: the group's I/Os are both jobs'" adds_up read
+check "group_reporting: the group's sum has each layer's percentiles" \
+	python3 -c 'import json, sys
+l = json.load(open(sys.argv[1]))["jobs"][0]["storsim"]["latency_by_layer"]["read"]
+d = [x for x in l["layers"] if x["layer"] == "device"][0]["percentile_ns"]
+sys.exit(not 0 < d["50.000000"] <= d["99.900000"])' "$tmp/j"
+"$STORSIM" run --name=j --filename=/dev/nvme0n1 --rw=randread --direct=1 \
+	$common >"$tmp/t"
+check "the text block names the percentile columns" \
+	grep -q "mean *share *p50 *p99 *p99.9" "$tmp/t"
 
 run --no-cpu-profile --name=j --filename=/dev/nvme0n1 --rw=randread \
 	--direct=1 $common

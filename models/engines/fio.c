@@ -1034,7 +1034,7 @@ static void lat_reset_stats(struct fio_thread *td)
 	td->stats_on = false;
 	if (td->o->runtime)
 		td->run_deadline = now + td->o->runtime;
-	stats_init(td->stats, &td->stats_cfg, now);
+	stats_restart(td->stats, &td->stats_cfg, now);
 	td->lat_blocks = 0;
 	lat_new_cycle(td);
 }
@@ -1188,7 +1188,7 @@ static void launch(struct fio_run *r, struct fio_thread *td)
 	td->start_time = MAX(td->start_time, sim_now(s));
 	td->ramp_end = td->start_time + o->ramp_time;
 	td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
-	stats_init(td->stats, &td->stats_cfg, td->ramp_end);
+	stats_restart(td->stats, &td->stats_cfg, td->ramp_end);
 	if (td->logs)
 		fio_logs_start(td->logs, td->stats, td->ramp_end);
 	td->started = true;
@@ -2360,14 +2360,17 @@ static void layers_output(struct fio_run *r, struct output_job *oj,
 	static const char *const mixed[STATS_DDIR_NR] = {"mixed"};
 	const char *const *names = st->cfg.unified ? mixed : ddir_names;
 	unsigned n = st->cfg.unified ? 1 : STATS_DDIR_NR;
+	struct io_layer_tails tails[STATS_DDIR_NR];
 	GString *text = g_string_new(NULL);
 	json_object *o = json_object_new_object();
 
+	for (unsigned d = 0; d < n; d++)
+		stats_layer_percentiles(st, (enum stats_ddir)d, &tails[d]);
 	json_object_object_add(o, "latency_by_layer",
-			       io_layers_json(st->layers, n, names));
+			       io_layers_json(st->layers, tails, n, names));
 	g_ptr_array_add(r->extras, o);
 	oj->json_extra = o;
-	io_layers_text(st->layers, n, names, text);
+	io_layers_text(st->layers, tails, n, names, text);
 	GString *block = g_string_new(NULL);
 	report_text_block(block, text->str);
 	g_string_free(text, TRUE);
@@ -2440,6 +2443,8 @@ static void build_output(struct fio_run *r)
 				continue;
 			struct job_stats *sum = stats_new(&td->stats_cfg, td->ramp_end);
 			sum->members = 0;
+			if (td->trace_layers)
+				stats_keep_layer_tails(sum);
 			for (unsigned k = i; k < r->threads->len; k++) {
 				struct fio_thread *p = r->threads->pdata[k];
 				if (p->job->groupid == td->job->groupid)
@@ -2476,8 +2481,11 @@ static void build_output(struct fio_run *r)
 
 void fio_run_trace_layers(struct fio_run *r)
 {
-	for (unsigned i = 0; i < r->threads->len; i++)
-		((struct fio_thread *)r->threads->pdata[i])->trace_layers = true;
+	for (unsigned i = 0; i < r->threads->len; i++) {
+		struct fio_thread *td = r->threads->pdata[i];
+		td->trace_layers = true;
+		stats_keep_layer_tails(td->stats);
+	}
 }
 
 bool fio_run_exec(struct fio_run *r, GError **err)

@@ -2,7 +2,8 @@
  * Description: the fio-compatible statistics: histogram bucket index and
  * value, percentiles against a brute-force sort, moments against a
  * two-pass computation, bw/iops windows, depth and latency buckets, ramp,
- * disable_* options, group summing, percentile_list parsing.
+ * disable_* options, group summing, percentile_list parsing, the
+ * histograms behind each layer's percentiles.
  */
 #include <glib.h>
 #include <math.h>
@@ -646,6 +647,114 @@ static void test_sync_is_recorded(void)
 	stats_free(js);
 }
 
+/* --- latency by layer --- */
+
+/* One I/O from 0 to its end, stamped so that the device takes dev ns and
+ * the application's reaping reap ns; every other layer 100 ns. */
+static void add_layered(struct job_stats *js, enum stats_ddir d,
+			sim_time dev, sim_time reap)
+{
+	struct io_trace tr;
+	sim_time t = 0;
+
+	io_trace_reset(&tr);
+	for (int s = 0; s < IOS_NR; s++) {
+		t += s == IOS_DEVICE_DONE ? dev : 100;
+		io_trace_stamp(&tr, s, t);
+	}
+	stats_add_layers(js, d, 0, &tr, t + reap);
+}
+
+/* 1000 reads: the device always 20 us, 11 of them reaped after 100 us and
+ * the rest after 1 us. Each layer's percentiles are its own: the device's
+ * tail is flat, the reaping's p99 and p99.9 are the slow eleven. */
+static void test_layer_percentiles_are_each_layers_own(void)
+{
+	struct job_stats *js = new_stats();
+	struct io_layer_tails t;
+
+	stats_keep_layer_tails(js);
+	for (int i = 0; i < 1000; i++)
+		add_layered(js, STATS_READ, 20000, i < 11 ? 100000 : 1000);
+	stats_layer_percentiles(js, STATS_READ, &t);
+	for (int p = 0; p < IOL_PCT_NR; p++) {
+		g_assert_cmpuint(t.ns[IOL_DEVICE][p], ==,
+				 stats_plat_val(stats_plat_idx(20000)));
+		g_assert_cmpuint(t.ns[IOL_BLOCK_QUEUE][p], ==, 100);
+	}
+	g_assert_cmpuint(t.ns[IOL_APP_REAP][0], ==,
+			 stats_plat_val(stats_plat_idx(1000)));
+	g_assert_cmpuint(t.ns[IOL_APP_REAP][1], ==,
+			 stats_plat_val(stats_plat_idx(100000)));
+	g_assert_cmpuint(t.ns[IOL_APP_REAP][2], ==,
+			 stats_plat_val(stats_plat_idx(100000)));
+	/* no writes: no histogram, no percentiles */
+	g_assert_null(js->layer_plat[STATS_WRITE]);
+	stats_layer_percentiles(js, STATS_WRITE, &t);
+	g_assert_cmpuint(t.ns[IOL_DEVICE][0], ==, 0);
+	stats_free(js);
+}
+
+/* Means only, unless asked: a job that does not report its layers'
+ * percentiles allocates no histogram. */
+static void test_layer_histograms_only_when_kept(void)
+{
+	struct job_stats *js = new_stats();
+
+	add_layered(js, STATS_READ, 20000, 1000);
+	g_assert_cmpuint(js->layers[STATS_READ].ios, ==, 1);
+	for (int d = 0; d < STATS_DDIR_NR; d++)
+		g_assert_null(js->layer_plat[d]);
+	stats_free(js);
+}
+
+/* The end of ramp_time empties the histograms and keeps collecting. */
+static void test_restart_empties_layer_histograms(void)
+{
+	struct job_stats *js = new_stats();
+	struct io_layer_tails t;
+
+	stats_keep_layer_tails(js);
+	add_layered(js, STATS_READ, 50000, 1000);
+	stats_restart(js, &js->cfg, 0);
+	g_assert_cmpuint(js->layers[STATS_READ].ios, ==, 0);
+	add_layered(js, STATS_READ, 20000, 1000);
+	stats_layer_percentiles(js, STATS_READ, &t);
+	g_assert_cmpuint(t.ns[IOL_DEVICE][2], ==,
+			 stats_plat_val(stats_plat_idx(20000)));
+	stats_free(js);
+}
+
+/* group_reporting: a sum that keeps histograms has every member's I/Os;
+ * one that does not (fio's own summing in the output) allocates none. */
+static void test_sum_adds_layer_histograms(void)
+{
+	struct job_stats *a = new_stats(), *b = new_stats();
+	struct job_stats *sum = new_stats(), *plain = new_stats();
+	struct io_layer_tails t;
+
+	stats_keep_layer_tails(a);
+	stats_keep_layer_tails(b);
+	stats_keep_layer_tails(sum);
+	for (int i = 0; i < 98; i++)
+		add_layered(a, STATS_WRITE, 10000, 1000);
+	add_layered(b, STATS_WRITE, 90000, 1000);
+	add_layered(b, STATS_WRITE, 90000, 1000);
+	stats_sum(sum, a);
+	stats_sum(sum, b);
+	stats_sum(plain, a);
+	stats_layer_percentiles(sum, STATS_WRITE, &t);
+	g_assert_cmpuint(t.ns[IOL_DEVICE][0], ==,
+			 stats_plat_val(stats_plat_idx(10000)));
+	g_assert_cmpuint(t.ns[IOL_DEVICE][1], ==,
+			 stats_plat_val(stats_plat_idx(90000)));
+	g_assert_null(plain->layer_plat[STATS_WRITE]);
+	stats_free(a);
+	stats_free(b);
+	stats_free(sum);
+	stats_free(plain);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -690,5 +799,13 @@ int main(int argc, char **argv)
 			test_sum_combines_runtime_bw_and_counters);
 	g_test_add_func("/stats/group/figures", test_group_figures);
 	g_test_add_func("/stats/sync/recorded", test_sync_is_recorded);
+	g_test_add_func("/stats/layers/percentiles-are-each-layers-own",
+			test_layer_percentiles_are_each_layers_own);
+	g_test_add_func("/stats/layers/histograms-only-when-kept",
+			test_layer_histograms_only_when_kept);
+	g_test_add_func("/stats/layers/restart-empties-histograms",
+			test_restart_empties_layer_histograms);
+	g_test_add_func("/stats/layers/sum-adds-histograms",
+			test_sum_adds_layer_histograms);
 	return g_test_run();
 }
