@@ -403,6 +403,19 @@ void blk_start_plug(struct xctx *x)
 	plug.has_elevator = false;
 }
 
+/* Append rq to the list from *head to *tail, linked through next (the
+ * plug, the dispatch list, a batch). */
+static inline void rq_list_add_tail(struct request **head,
+				    struct request **tail, struct request *rq)
+{
+	rq->next = NULL;
+	if (*tail)
+		(*tail)->next = rq;
+	else
+		*head = rq;
+	*tail = rq;
+}
+
 static void sched_insert(struct xctx *x, struct blk_queue *q,
 			 struct request *list);
 static void sched_run_queue(struct xctx *x, struct blk_queue *q);
@@ -620,20 +633,10 @@ static void sched_insert(struct xctx *x, struct blk_queue *q,
 	while (list) {
 		struct request *rq = list;
 		list = rq->next;
-		rq->next = NULL;
-		if (rq->op == REQ_OP_FLUSH || (rq->flags & REQ_PREFLUSH)) {
-			if (q->dispatch_tail)
-				q->dispatch_tail->next = rq;
-			else
-				q->dispatch = rq;
-			q->dispatch_tail = rq;
-			continue;
-		}
-		if (tail)
-			tail->next = rq;
+		if (rq->op == REQ_OP_FLUSH || (rq->flags & REQ_PREFLUSH))
+			rq_list_add_tail(&q->dispatch, &q->dispatch_tail, rq);
 		else
-			head = rq;
-		tail = rq;
+			rq_list_add_tail(&head, &tail, rq);
 	}
 	if (head)
 		q->elv->insert_requests(x, q->elv_data, head, &free);
@@ -678,17 +681,11 @@ static void sched_run_queue(struct xctx *x, struct blk_queue *q)
 			if (!rq)
 				break;
 			if (!get_driver_tag(rq)) {
-				rq->next = NULL;
-				q->dispatch = q->dispatch_tail = rq;
+				rq_list_add_tail(&q->dispatch, &q->dispatch_tail, rq);
 				break;
 			}
 		}
-		rq->next = NULL;
-		if (tail)
-			tail->next = rq;
-		else
-			head = rq;
-		tail = rq;
+		rq_list_add_tail(&head, &tail, rq);
 	}
 	if (head)
 		dispatch_list(x, head);
@@ -747,11 +744,7 @@ static void queue_one(struct xctx *x, struct bio *bio)
 		    (plug.tail && !q->cfg.nomerges &&
 		     plug.tail->size >= BLK_PLUG_FLUSH_SIZE))
 			flush_plug(x);
-		if (plug.tail)
-			plug.tail->next = rq;
-		else
-			plug.head = rq;
-		plug.tail = rq;
+		rq_list_add_tail(&plug.head, &plug.tail, rq);
 		plug.count++;
 		plug.has_elevator |= q->elv != NULL;
 		return;
