@@ -443,13 +443,8 @@ static enum io_wq_exec wq_resume(struct xctx *x, struct io_wq_work *w, void *dat
 		wq_complete(r, x, req);
 		return IO_WQ_DONE;
 	}
-	if (k->dio_complete) {
-		dio_complete_fn finish = k->dio_complete;
-		k->dio_complete = NULL;
-		finish(x, k);
-		if (k->res == -EIOCBQUEUED)
-			return IO_WQ_WAITS;
-	}
+	if (!kiocb_dio_complete(x, k))
+		return IO_WQ_WAITS;
 	req->res = k->res;
 	wq_complete(data, x, req);
 	return IO_WQ_DONE;

@@ -119,16 +119,10 @@ static void sync_rw_handle(struct sim_component *c, unsigned type, void *ptr,
 		w->finish(x, iocb, w->arg);
 		return;
 	}
-	if (iocb->dio_complete) {
-		dio_complete_fn finish = iocb->dio_complete;
-		/* It may wait again, and leave the next dio_complete. */
-		iocb->dio_complete = NULL;
-		w->done = false;
-		finish(x, iocb);
-		if (iocb->res == -EIOCBQUEUED) {
-			sync_rw_wait(w, iocb->res);
-			return;
-		}
+	w->done = false;	/* a dio_complete that waits again is woken anew */
+	if (!kiocb_dio_complete(x, iocb)) {
+		sync_rw_wait(w, iocb->res);
+		return;
 	}
 	if (iocb->write && (iocb->flags & KI_DSYNC) && !(iocb->flags & KI_DIRECT) &&
 	    iocb->res >= 0) {

@@ -81,6 +81,20 @@ struct kiocb {
 	uint64_t write_read_at;
 };
 
+/* Run the completion work the file left in dio_complete, in the caller's
+ * context, once woken. False when the I/O must wait again: it left
+ * -EIOCBQUEUED in res, and maybe the next dio_complete. */
+static inline bool kiocb_dio_complete(struct xctx *x, struct kiocb *iocb)
+{
+	dio_complete_fn finish = iocb->dio_complete;
+
+	if (!finish)
+		return true;
+	iocb->dio_complete = NULL;
+	finish(x, iocb);
+	return iocb->res != -EIOCBQUEUED;
+}
+
 struct file_ops {
 	const char *name;
 	/* Start the I/O in the caller's context. Returns -EIOCBQUEUED when
