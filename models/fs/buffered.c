@@ -313,23 +313,34 @@ static void write_unthrottle(struct xctx *x, struct folio_waiter *w)
 	iocb->ki_complete(x, iocb, (long)iocb->len);
 }
 
-/* Blocks of folio f that a write of bytes [lo, hi) of it covers only in
- * part and that must be read before it (__iomap_write_begin, and
- * __block_write_begin for buffer heads): not uptodate, and holding data,
- * as iomap_block_needs_zeroing has it: not past the end of the file, not
- * a hole nor unwritten. Those are zeroed instead. */
-static uint64_t blocks_to_read(const struct inode *ino, const struct folio *f,
-			       uint64_t lo, uint64_t hi)
+/* The bytes [lo, hi) of the file that the write has in folio index. */
+static void write_span(const struct mapping *m, const struct kiocb *iocb,
+		       uint64_t index, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t start = index * m->folio_size;
+
+	*lo = MAX(iocb->pos, start);
+	*hi = MIN(iocb->pos + iocb->len, start + m->folio_size);
+}
+
+/* Blocks of folio index, whose uptodate blocks are uptodate, that a write
+ * of bytes [lo, hi) of it covers only in part and that must be read
+ * before it (__iomap_write_begin, and __block_write_begin for buffer
+ * heads): not uptodate, and holding data, as iomap_block_needs_zeroing
+ * has it: not past the end of the file, not a hole nor unwritten. Those
+ * are zeroed instead. */
+static uint64_t blocks_to_read(const struct inode *ino, uint64_t index,
+			       uint64_t uptodate, uint64_t lo, uint64_t hi)
 {
 	const struct mapping *m = ino->map;
 	uint32_t bs = m->folio_size / m->blocks_per_folio;
-	uint64_t start = f->index * m->folio_size, need = 0;
+	uint64_t start = index * m->folio_size, need = 0;
 
 	if (lo % bs)
 		need |= UINT64_C(1) << ((lo - start) / bs);
 	if (hi % bs)
 		need |= UINT64_C(1) << ((hi - 1 - start) / bs);
-	need &= ~f->uptodate;
+	need &= ~uptodate;
 	for (uint64_t left = need; left; left &= left - 1) {
 		unsigned b = (unsigned)__builtin_ctzll(left);
 		uint64_t pos = start + (uint64_t)b * bs;
@@ -350,11 +361,11 @@ static void write_read_done(struct xctx *x, struct folio_waiter *w)
 	struct kiocb *iocb = w->arg;
 	struct inode *ino = iocb->file->priv;
 	struct mapping *m = ino->map;
-	uint64_t start = iocb->write_read_at * m->folio_size;
 	struct folio *f = mapping_folio(m, iocb->write_read_at);
+	uint64_t lo, hi;
 
-	if (f && blocks_to_read(ino, f, MAX(iocb->pos, start),
-				MIN(iocb->pos + iocb->len, start + m->folio_size))) {
+	write_span(m, iocb, iocb->write_read_at, &lo, &hi);
+	if (f && blocks_to_read(ino, f->index, f->uptodate, lo, hi)) {
 		iocb->dio_complete = NULL;
 		iocb->ki_complete(x, iocb, -VFS_EIO);
 		return;
@@ -384,14 +395,14 @@ static long buffered_write_from(struct xctx *x, struct kiocb *iocb)
 	for (uint64_t i = (iocb->pos + iocb->written) / m->folio_size;
 	     i <= (end - 1) / m->folio_size; i++) {
 		struct folio *f = folio_lookup(x, m, i);
-		uint64_t start = i * m->folio_size;
-		uint64_t lo = MAX(iocb->pos, start), hi = MIN(end, start + m->folio_size);
+		uint64_t lo, hi;
 
+		write_span(m, iocb, i, &lo, &hi);
 		if (!f) {
 			f = folio_create(x, m, i);
 			f->locked = false;
 		}
-		uint64_t need = blocks_to_read(ino, f, lo, hi);
+		uint64_t need = blocks_to_read(ino, i, f->uptodate, lo, hi);
 		if (need && !f->locked)
 			read_folio_blocks(x, ino, f, need, iocb->trace);
 		if (need && f->locked) {
@@ -405,7 +416,7 @@ static long buffered_write_from(struct xctx *x, struct kiocb *iocb)
 		}
 		/* A read that ended inside the call: it failed, or the blocks
 		 * are in. */
-		if (need && blocks_to_read(ino, f, lo, hi))
+		if (need && blocks_to_read(ino, i, f->uptodate, lo, hi))
 			return -VFS_EIO;
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
 		xctx_charge(x, st_write_begin, p->write_begin);
@@ -445,14 +456,12 @@ static long buffered_write(struct xctx *x, struct kiocb *iocb)
 	if (iocb->flags & KI_NOWAIT) {
 		for (uint64_t i = iocb->pos / m->folio_size;
 		     i <= (end - 1) / m->folio_size; i++) {
-			struct folio *f = mapping_folio(m, i);
-			uint64_t start = i * m->folio_size;
-			if (!f || f->uptodate != all_blocks(m)) {
-				struct folio blank = {.index = i};
-				if (blocks_to_read(ino, f ? f : &blank, MAX(iocb->pos, start),
-						   MIN(end, start + m->folio_size)))
-					return -VFS_EAGAIN;
-			}
+			const struct folio *f = mapping_folio(m, i);
+			uint64_t lo, hi;
+
+			write_span(m, iocb, i, &lo, &hi);
+			if (blocks_to_read(ino, i, f ? f->uptodate : 0, lo, hi))
+				return -VFS_EAGAIN;
 		}
 	}
 	xctx_charge(x, st_write_iter, fs_params(ino->fs)->write_iter);
