@@ -16,7 +16,8 @@ libglib2.0-dev libjson-c-dev clang
 fio fio-examples python3 python3-six
 qemu-system-x86 qemu-utils
 libvirt-dev libvirt-clients libvirt-daemon libvirt-daemon-driver-qemu
-busybox-static cpio blktrace"
+busybox-static cpio blktrace
+e2fsprogs util-linux mount"
 
 missing=""
 for p in $PACKAGES; do
