@@ -1000,8 +1000,11 @@ int main(int argc, char **argv)
 		return startup_child();
 	printf("storsim benchmark: %s, %ld CPUs online, %u usable by this process "
 	       "(nothing pinned)\n", model, online, g_get_num_processors());
+	printf("built with: %s\n", STORSIM_BUILD_CFLAGS);
 	json_object_object_add(root, "storsim_version", json_object_new_string(PACKAGE_VERSION));
 	json_object_object_add(root, "cpu_model", json_object_new_string(model));
+	json_object_object_add(root, "build_cflags",
+			       json_object_new_string(STORSIM_BUILD_CFLAGS));
 	json_object_object_add(root, "cpus_online", json_object_new_int64(online));
 	json_object_object_add(root, "cpus_usable",
 			       json_object_new_int((int)g_get_num_processors()));
