@@ -162,7 +162,7 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	if (!run)
 		goto out;
 	if (!ro->no_profile)
-		fio_run_trace_layers(run);
+		fio_run_trace_layers(run, true);
 	struct progress prog = {
 		.run = run, .sim = &sys->sim, .horizon = fio_run_horizon(run),
 		.start_us = g_get_monotonic_time(),

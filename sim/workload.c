@@ -322,8 +322,9 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	if (!jl)
 		goto out;
 	run = fio_run_new(sys, jl, err);
+	/* Reproduce and sweep print the layers' means only. */
 	if (run && m->trace_layers)
-		fio_run_trace_layers(run);
+		fio_run_trace_layers(run, false);
 	if (!run || !fio_run_exec(run, err))
 		goto out;
 	fio_run_layers(run, &m->layers);

@@ -2443,7 +2443,7 @@ static void build_output(struct fio_run *r)
 				continue;
 			struct job_stats *sum = stats_new(&td->stats_cfg, td->ramp_end);
 			sum->members = 0;
-			if (td->trace_layers)
+			if (td->layer_tails)
 				stats_keep_layer_tails(sum);
 			for (unsigned k = i; k < r->threads->len; k++) {
 				struct fio_thread *p = r->threads->pdata[k];
@@ -2479,12 +2479,14 @@ static void build_output(struct fio_run *r)
 	};
 }
 
-void fio_run_trace_layers(struct fio_run *r)
+void fio_run_trace_layers(struct fio_run *r, bool percentiles)
 {
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
 		td->trace_layers = true;
-		stats_keep_layer_tails(td->stats);
+		td->layer_tails = percentiles;
+		if (percentiles)
+			stats_keep_layer_tails(td->stats);
 	}
 }
 

@@ -97,6 +97,7 @@ struct fio_thread {
 	char name[80];
 	struct task *task;
 	bool trace_layers;	/* fio_run_trace_layers */
+	bool layer_tails;	/* ... with each layer's percentiles */
 	const struct fio_engine_ops *eng;
 	void *eng_data;
 	uint32_t page_size;
