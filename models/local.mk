@@ -21,6 +21,7 @@ libstorsim_a_SOURCES += \
 	models/engines/fio.c models/engines/fio.h models/engines/fio_engine.h \
 	models/engines/fio_engines.c models/engines/fio_rand.c models/engines/fio_rand.h \
 	models/engines/fio_randmap.c models/engines/fio_randmap.h \
+	models/engines/fio_taus.c models/engines/fio_taus.h \
 	models/engines/fio_replay.c models/engines/fio_replay.h \
 	models/engines/aio.c models/engines/aio.h \
 	models/drivers/nvme.c models/drivers/nvme.h \

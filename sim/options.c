@@ -2261,8 +2261,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "randrepeat", .type = FOPT_BOOL, .def = "1",
-		.support = FOPT_IGNORED,
-		.help = "Seed the random offsets the same way on every run (storsim's always are)",
+		.support = FOPT_MODELLED, .field = FIELD_BOOL, .off = OFF(randrepeat),
+		.help = "Seed the random offsets by the job's number, whatever randseed says (0: from randseed, or the run's seed)",
 	},
 	{
 		.name = "randseed", .type = FOPT_STR_VAL, .def = "0x89",
@@ -2308,8 +2308,8 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "allrandrepeat", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_IGNORED,
-		.help = "Repeatable random numbers for everything, not only offsets",
+		.support = FOPT_MODELLED, .field = FIELD_BOOL, .off = OFF(allrandrepeat),
+		.help = "Repeatable random numbers for everything, not only offsets (the offsets' seed by the job's number also under randrepeat=0)",
 	},
 	{
 		.name = "nrfiles", .alias = "nr_files", .type = FOPT_INT,
@@ -4133,6 +4133,8 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 		o->norandommap = true;
 	if (origin_of(origin, "randseed")->file)
 		o->randseed_set = true;
+	if (origin_of(origin, "random_generator")->file)
+		o->random_generator_set = true;
 	if (!o->loops)
 		o->loops = 1;
 	if (o->pre_read)

@@ -265,6 +265,7 @@ struct job_options {
 	bool norandommap;
 	uint64_t randseed;
 	bool randseed_set;
+	bool randrepeat, allrandrepeat;	/* how fio seeds the offsets */
 	enum fio_rand_dist random_distribution;
 	double rand_param;		/* zipf theta, pareto h, normal sigma */
 	double rand_center;		/* 0..1, or -1 when not given */
@@ -272,6 +273,7 @@ struct job_options {
 	unsigned zones_nr[FIO_DDIR_COUNT];
 	unsigned percentage_random[FIO_DDIR_COUNT];
 	enum fio_rand_gen random_generator;
+	bool random_generator_set;
 
 	uint64_t rate[FIO_DDIR_COUNT];		/* bytes per second */
 	unsigned rate_iops[FIO_DDIR_COUNT];

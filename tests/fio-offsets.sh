@@ -9,11 +9,14 @@
 #                       or the same offset again (rw_sequencer=identical)
 #   ba                  random offsets are multiples of blockalign
 #   random_generator    lfsr writes no block twice, even with norandommap
-#   randseed            fixes the offsets whatever --seed says
+#   randseed            moves the offsets only with randrepeat=0, as in
+#                       fio 3.33, which seeds them by the job's number;
+#                       --seed moves them only where fio would pick a
+#                       seed at random (randrepeat=0 without randseed)
 #   iodepth_low         a full queue drains to it before refilling
 #   wait_for            a job starts when the one it names has ended
-# and backward offsets (rw=write:-N), not modelled, are refused; randrepeat
-# only warns: storsim's runs always repeat.
+# and backward offsets (rw=write:-N), not modelled, are refused.
+# tests/offsets-vs-fio.sh compares the offsets with fio's own.
 . "$top_srcdir/tests/tap.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -54,7 +57,7 @@ elif what == "list":
 PY
 }
 
-plan 20
+plan 21
 
 written random
 written seq --percentage_random=0
@@ -91,16 +94,23 @@ check "norandommap: some blocks written twice ($(ranges nomap blocks) of 512 LBA
 check "random_generator=lfsr: no block written twice" \
 	test "$(ranges lfsr blocks)" -eq 512
 
-written seed7 --randseed=7
-written seed7b --randseed=7 --seed=2
-written seed8 --randseed=8
+written seed7 --randseed=7 --randrepeat=0
+written seed7b --randseed=7 --randrepeat=0 --seed=2
+written seed8 --randseed=8 --randrepeat=0
+written repeat8 --randseed=8
 written seed2 --seed=2
-check "randseed: the same offsets with another --seed" \
+written unseeded --randrepeat=0
+written unseeded2 --randrepeat=0 --seed=2
+check "randrepeat=0, randseed: the same offsets with another --seed" \
 	test "$(ranges seed7 list)" = "$(ranges seed7b list)"
-check "randseed: other offsets with another randseed" \
+check "randrepeat=0: other offsets with another randseed" \
 	test "$(ranges seed7 list)" != "$(ranges seed8 list)"
-check "without randseed, --seed picks the offsets" \
-	test "$(ranges random list)" != "$(ranges seed2 list)"
+check "randrepeat=1 (default): randseed does not move the offsets" \
+	test "$(ranges random list)" = "$(ranges repeat8 list)"
+check "randrepeat=1 (default): --seed does not move the offsets" \
+	test "$(ranges random list)" = "$(ranges seed2 list)"
+check "randrepeat=0 without randseed: --seed picks the offsets" \
+	test "$(ranges unseeded list)" != "$(ranges unseeded2 list)"
 
 # level8 OPTION...: share of submissions with 8 or more I/Os in flight
 level8() {
@@ -140,8 +150,4 @@ check "without wait_for they run together ($(span '') ms)" test "$(span '')" -lt
 "$STORSIM" run $job --rw=write:-4k >/dev/null 2>"$out/err"
 check "rw=write:-4k (backwards) is refused, naming rw" \
 	sh -c "test $? -eq 1 && grep -q \"option 'rw': backward sequential offsets are not modelled\" '$out/err'"
-# shellcheck disable=SC2086
-"$STORSIM" run $job --randrepeat=0 >/dev/null 2>"$out/err"
-check "randrepeat=0 runs, with a warning that it changes nothing" \
-	sh -c "test $? -eq 0 && grep -q \"option 'randrepeat' is not modelled by storsim; ignored\" '$out/err'"
 finish

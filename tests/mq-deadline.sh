@@ -19,7 +19,7 @@
 # while make distcheck's sanitizer build ran beside it): there storsim's
 # figures must fall in the spread Linux showed, and Linux must only merge
 # some bios, each merge a request less. Random writes merge more often in
-# storsim (498) than on Linux (22 to 224, fewer under load), so their
+# storsim (499) than on Linux (22 to 224, fewer under load), so their
 # range asks storsim only for some merges, and Linux for no more than
 # storsim's range allows. The offsets are not the cause (storsim merges
 # 480 to 501 replaying Linux's, Linux 51 and 124 replaying storsim's),

@@ -9,7 +9,7 @@
 # 264, 16384 and 135 device reads. Random reads without fadvise are read
 # ahead where the pages before them are cached (context readahead, which
 # fio's random map makes frequent late in a pass): Linux 11218 device
-# reads, storsim 11776.
+# reads, storsim 11705 (the same offsets: storsim draws fio's).
 . "$top_srcdir/tests/tap.sh"
 
 # fio options | the range of device reads

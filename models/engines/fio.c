@@ -227,6 +227,17 @@ static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
 
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
  * region, or false at the end of a pass. */
+/* fio's last_block: the multiples of blockalign that leave room for the
+ * smallest block, the number a uniform pick draws from. */
+static uint64_t last_block(const struct fio_file *f, const struct job_options *o,
+			   enum fio_ddir d)
+{
+	uint64_t room = f->rand_span - (o->min_bs[d] > o->ba[d] ?
+					o->min_bs[d] - o->ba[d] : 0);
+
+	return MAX(room / o->ba[d], 1);
+}
+
 static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
@@ -242,15 +253,11 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
-		/* Any multiple of blockalign that leaves room for the smallest
-		 * block (fio's last_block). */
-		uint64_t room = f->rand_span - (o->min_bs[d] > o->ba[d] ?
-						o->min_bs[d] - o->ba[d] : 0);
 		align = o->ba[d];
-		*rel = sim_rng_below(&td->comp.rng, MAX(room / align, 1)) * align;
+		*rel = fio_taus_block(&td->offsets, last_block(f, o, d)) * align;
 	} else if (f->map.nlevels) {
-		uint64_t b = fio_randmap_take(&f->map, sim_rng_below(&td->comp.rng,
-								     f->nblocks));
+		uint64_t b = fio_randmap_take(&f->map, fio_taus_block(&td->offsets,
+				MIN(last_block(f, o, d), f->nblocks)));
 		if (b == FIO_RANDMAP_NONE)
 			return false;
 		*rel = b * align;
@@ -589,6 +596,8 @@ static bool close_step(struct fio_thread *td)
 
 static void start_round(struct fio_thread *td)
 {
+	const struct job_options *o = td->o;
+
 	lat_target_init(td);
 	open_files(td);
 	td->end_fsyncs = 0;
@@ -599,6 +608,14 @@ static void start_round(struct fio_thread *td)
 	td->round_wait = false;
 	td->files_done = 0;
 	td->round_ios = 0;
+	/* clear_io_state reseeds the offsets under randrepeat: each loop
+	 * repeats the first one's; a file of more than 2^32 blocks has
+	 * switched an unchosen generator to 64 bits by then
+	 * (check_rand_gen_limits). */
+	if (o->randrepeat)
+		fio_taus_seed(&td->offsets, td->offsets_seed,
+			      o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
+			      td->offsets_reseed64);
 	td->round_bytes = 0;
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */
@@ -2151,6 +2168,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
 		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
 			fio_randmap_init(&f->map, f->nblocks);
+		if (f->nblocks > UINT32_MAX && !o->random_generator_set &&
+		    o->random_generator == FIO_RANDGEN_TAUSWORTHE)
+			td->offsets_reseed64 = true;
 		file_new_pass(td, f);
 	}
 	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
@@ -2226,6 +2246,12 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	 * as fio derives all of a job's from it (setup_random_seeds). */
 	if (o->randseed_set)
 		sim_rng_seed(&td->comp.rng, o->randseed, td->name);
+	/* The offsets follow fio's own generator and seed, so that a job's
+	 * uniform random offsets are fio's. */
+	td->offsets_seed = fio_taus_offset_seed(o, index + 1,
+						sim_rng_next(&td->comp.rng));
+	fio_taus_seed(&td->offsets, td->offsets_seed,
+		      o->random_generator == FIO_RANDGEN_TAUSWORTHE64);
 	td->seq_left = o->rw_seq_nr;
 
 	td->eng = engine_for(o->ioengine);

@@ -17,6 +17,7 @@
 #include "fs/vfs.h"
 #include "engines/fio_rand.h"
 #include "engines/fio_randmap.h"
+#include "engines/fio_taus.h"
 #include "engines/fio_replay.h"
 #include "host/host.h"
 #include "stats.h"
@@ -104,6 +105,11 @@ struct fio_thread {
 
 	struct fio_file *files;
 	unsigned nfiles, next_file;
+	/* fio's generator of uniform random offsets (random_state), its seed
+	 * and whether a new loop seeds it as tausworthe64 */
+	struct fio_taus offsets;
+	uint64_t offsets_seed;
+	bool offsets_reseed64;
 	/* verify: the writes of this round (fio's io_hist), then read back */
 	struct fio_verify_rec *vlog;
 	size_t vlog_n, vlog_cap, vlog_next;

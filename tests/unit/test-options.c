@@ -789,7 +789,7 @@ static void test_modelled_set(void)
 		"overwrite", "pre_read", "fallocate", "invalidate",
 		"numjobs", "timeout", "time_based", "ramp_time", "startdelay", "loops",
 		"number_ios", "wait_for_previous", "new_group", "wait_for",
-		"group_reporting", "norandommap", "randseed",
+		"group_reporting", "norandommap", "randseed", "randrepeat", "allrandrepeat",
 		"random_distribution", "percentage_random", "random_generator", "rate",
 		"rate_iops", "rate_min", "rate_iops_min", "rate_cycle",
 		"rate_process", "thinktime", "thinktime_blocks",

@@ -1,0 +1,36 @@
+/*
+ * fio's offset generator: the combined Tausworthe generators by which fio
+ * 3.33 picks the block of a uniform random I/O (lib/rand.c, io_u.c's
+ * __get_next_rand_offset), seeded as fio seeds them (init.c), so that a
+ * job's random offsets are fio's own, one for one.
+ */
+#ifndef STORSIM_FIO_TAUS_H
+#define STORSIM_FIO_TAUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* random_generator=tausworthe (three 32-bit components, period about
+ * 2^88) or tausworthe64 (five 64-bit ones, about 2^258) */
+struct fio_taus {
+	bool use64;
+	uint64_t s[5];
+};
+
+struct job_options;
+
+/* fio's seed of the offsets of job thread_number (1 for the first,
+ * counting numjobs clones): FIO_RANDSEED times it under randrepeat=1,
+ * whatever randseed says; under randrepeat=0 setup_random_seeds' entry
+ * for the offsets, from randseed or (allrandrepeat) FIO_RANDSEED, and
+ * where fio would read /dev/urandom, unseeded, the run's own. */
+uint64_t fio_taus_offset_seed(const struct job_options *o,
+			      unsigned thread_number, uint64_t unseeded);
+/* init_rand_seed: a 32-bit generator takes the low 32 bits of seed. */
+void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64);
+uint64_t fio_taus_next(struct fio_taus *t);
+/* A block in [0, nblocks): nblocks * (r / (rand_max + 1)), in double
+ * precision as fio computes it. */
+uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks);
+
+#endif

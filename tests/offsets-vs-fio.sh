@@ -1,0 +1,64 @@
+#!/bin/sh
+# Description: a job's uniform random offsets are fio's own, one for one.
+# fio 3.33 draws them from a Tausworthe generator of their own, seeded by
+# the job's thread number (randrepeat=1) or by randseed (randrepeat=0),
+# and takes the next free block of its random map when the one drawn is
+# used; storsim does the same (models/engines/fio_taus.c). Each case runs
+# with the null engine after a short sequential job, so that the job with
+# the offsets is fio's thread 2, and the offsets and lengths fio 3.33's
+# write_iolog records must equal storsim's, in order. Mixed jobs are
+# compared by offset and length, not direction (fio draws the direction
+# from another generator, storsim from the job's stream). Skipped
+# without fio 3.33.
+. "$top_srcdir/tests/tap.sh"
+
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
+
+# job options of each case, separated by spaces
+cases='rw=randread
+rw=randread loops=2
+rw=randread randrepeat=0 randseed=1234
+rw=randread randseed=1234
+rw=randread allrandrepeat=1 randrepeat=0
+rw=randread random_generator=tausworthe64
+rw=randread bs=6k
+rw=randrw
+rw=randread size=1000k
+rw=randwrite norandommap io_size=48m
+rw=randread zonemode=strided zonesize=1m zonerange=4m
+rw=randread offset=1m size=8m'
+ncases=$(printf '%s\n' "$cases" | wc -l)
+plan "$ncases"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# jobfile LOG OPTION...: the job file of a case, logging to LOG
+jobfile() {
+	log=$1
+	shift
+	printf '[global]\nioengine=null\nsize=16m\nbs=4k\n[first]\nrw=read\nsize=64k\n[j]\n'
+	printf '%s\n' "$@"
+	printf 'write_iolog=%s\n' "$log"
+}
+
+# offsets LOG: offset and length of each read or write in an iolog v3
+offsets() {
+	awk '$3 == "read" || $3 == "write" { print $4, $5 }' "$1"
+}
+
+printf '%s\n' "$cases" | while read -r opts; do
+	# shellcheck disable=SC2086
+	jobfile "$out/fio.log" $opts >"$out/fio.fio"
+	# shellcheck disable=SC2086
+	jobfile "$out/sim.log" $opts >"$out/sim.fio"
+	rm -f "$out/fio.log" "$out/sim.log"
+	"$fio" "$out/fio.fio" >/dev/null 2>&1 || diag "fio failed: $opts"
+	"$STORSIM" run --no-cpu-profile "$out/sim.fio" >/dev/null 2>"$out/err" ||
+		diag "storsim failed: $opts: $(cat "$out/err")"
+	offsets "$out/fio.log" >"$out/fio.off"
+	offsets "$out/sim.log" >"$out/sim.off"
+	check "$opts: storsim's offsets are fio's ($(wc -l <"$out/fio.off") I/Os)" \
+		sh -c "test -s '$out/fio.off' && cmp -s '$out/fio.off' '$out/sim.off'"
+done
+finish
