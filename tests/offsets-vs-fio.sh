@@ -1,15 +1,15 @@
 #!/bin/sh
-# Description: a job's uniform random offsets are fio's own, one for one.
-# fio 3.33 draws them from a Tausworthe generator of their own, seeded by
-# the job's thread number (randrepeat=1) or by randseed (randrepeat=0),
-# and takes the next free block of its random map when the one drawn is
-# used; storsim does the same (models/engines/fio_taus.c). Each case runs
-# with the null engine after a short sequential job, so that the job with
-# the offsets is fio's thread 2, and the offsets and lengths fio 3.33's
-# write_iolog records must equal storsim's, in order. Mixed jobs are
-# compared by offset and length, not direction (fio draws the direction
-# from another generator, storsim from the job's stream). Skipped
-# without fio 3.33.
+# Description: a job's offsets and directions are fio's own, one for one.
+# fio 3.33 draws a random offset, a mixed job's direction (its rwmix
+# cycle) and percentage_random's choice each from a Tausworthe generator
+# of its own, seeded by the job's thread number and randseed, takes the
+# next free block of its random map when the one drawn is used, and keeps
+# a sequential position per direction; storsim does the same
+# (models/engines/fio_taus.c, fio.c). Each case runs with the null engine
+# after a short sequential job, so that the job compared is fio's thread
+# 2, and the direction, offset and length of each I/O that fio 3.33's
+# write_iolog records must equal storsim's, in order. Skipped without
+# fio 3.33.
 . "$top_srcdir/tests/tap.sh"
 
 fio=$(fio333)
@@ -23,11 +23,20 @@ rw=randread randseed=1234
 rw=randread allrandrepeat=1 randrepeat=0
 rw=randread random_generator=tausworthe64
 rw=randread bs=6k
-rw=randrw
 rw=randread size=1000k
 rw=randwrite norandommap io_size=48m
 rw=randread zonemode=strided zonesize=1m zonerange=4m
-rw=randread offset=1m size=8m'
+rw=randread offset=1m size=8m
+rw=randrw
+rw=randrw rwmixread=70 loops=2
+rw=randrw randrepeat=0 randseed=99
+rw=rw rwmixread=30
+rw=randrw rwmixread=70 norandommap
+rw=randread percentage_random=50
+rw=randrw percentage_random=30,80
+rw=randwrite:4
+rw=randrw:4 rw_sequencer=identical
+rw=rw zonemode=strided zonesize=1m zonerange=4m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)
@@ -42,9 +51,10 @@ jobfile() {
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# offsets LOG: offset and length of each read or write in an iolog v3
+# offsets LOG: direction, offset and length of each read or write in an
+# iolog v3
 offsets() {
-	awk '$3 == "read" || $3 == "write" { print $4, $5 }' "$1"
+	awk '$3 == "read" || $3 == "write" { print $3, $4, $5 }' "$1"
 }
 
 printf '%s\n' "$cases" | while read -r opts; do
@@ -58,7 +68,7 @@ printf '%s\n' "$cases" | while read -r opts; do
 		diag "storsim failed: $opts: $(cat "$out/err")"
 	offsets "$out/fio.log" >"$out/fio.off"
 	offsets "$out/sim.log" >"$out/sim.off"
-	check "$opts: storsim's offsets are fio's ($(wc -l <"$out/fio.off") I/Os)" \
+	check "$opts: storsim's I/Os are fio's ($(wc -l <"$out/fio.off"))" \
 		sh -c "test -s '$out/fio.off' && cmp -s '$out/fio.off' '$out/sim.off'"
 done
 finish

@@ -187,7 +187,39 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 		while (gcd64(f->perm_a, n) != 1);
 	f->perm_c = n ? sim_rng_below(rng, n) : 0;
 	f->perm_i = 0;
-	f->pos = 0;
+	memset(f->pos, 0, sizeof(f->pos));
+}
+
+/* fio's generators of the job, seeded as td_fill_rand_seeds seeds them:
+ * at set-up (first, where fio would seed from /dev/urandom, from the
+ * job's stream) and for each loop under randrepeat, when a file of more
+ * than 2^32 blocks has switched an unchosen generator to 64 bits
+ * (check_rand_gen_limits). The others are 32-bit whatever
+ * random_generator says. */
+static void seed_generators(struct fio_thread *td, bool first)
+{
+	const struct job_options *o = td->o;
+	unsigned n = td->index + 1;
+	struct sim_rng *rng = &td->comp.rng;
+
+	fio_taus_seed(&td->offsets,
+		      fio_taus_job_seed(o, FIO_TAUS_OFFSET, n, first ? sim_rng_next(rng) : 0),
+		      o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
+		      td->offsets_reseed64);
+	fio_taus_seed(&td->rwmix,
+		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
+		      false);
+	/* fio seeds each direction's from the reads' seed */
+	uint64_t seq_seed = fio_taus_job_seed(o, FIO_TAUS_SEQ_RAND_READ, n,
+					      first ? sim_rng_next(rng) : 0);
+	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
+		fio_taus_seed(&td->seq_rand[d], seq_seed, false);
+}
+
+/* fio's rand_between(state, 1, 100): a percentage from 1 to 100. */
+static unsigned percent_draw(struct fio_taus *t)
+{
+	return 1 + (unsigned)fio_taus_block(t, 100);
 }
 
 static enum fio_ddir pick_ddir(struct fio_thread *td)
@@ -199,10 +231,20 @@ static enum fio_ddir pick_ddir(struct fio_thread *td)
 	/* trimwrite: a trim, then a write of the same blocks, and again */
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM))
 		return w && td->tw_write_due ? FIO_DDIR_WRITE : FIO_DDIR_TRIM;
-	if (r && w)
-		return sim_rng_below(&td->comp.rng, 100) < o->rwmix[FIO_DDIR_READ] ?
-		       FIO_DDIR_READ : FIO_DDIR_WRITE;
-	return w ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+	if (!(r && w))
+		return w ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+	/* get_rw_ddir: a direction is drawn once the current one has issued
+	 * its share of the other's issues so far (set_rwmix_bytes), so the
+	 * mix comes in runs where one direction lags. */
+	if (td->ddir_issues[td->rwmix_ddir] >= td->rwmix_issues) {
+		enum fio_ddir d = percent_draw(&td->rwmix) <= o->rwmix[FIO_DDIR_READ] ?
+				  FIO_DDIR_READ : FIO_DDIR_WRITE;
+		if (d != td->rwmix_ddir)
+			td->rwmix_issues = td->ddir_issues[td->rwmix_ddir] *
+					   o->rwmix[d] / 100;
+		td->rwmix_ddir = d;
+	}
+	return td->rwmix_ddir;
 }
 
 static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
@@ -285,7 +327,7 @@ static uint64_t file_size(const struct fio_file *f)
  * back to its start past the end of the file; within a zone the offsets
  * go round zonerange bytes, and the random order starts over each time.
  */
-static void zone_step(struct fio_thread *td, struct fio_file *f)
+static void zone_step(struct fio_thread *td, struct fio_file *f, enum fio_ddir d)
 {
 	const struct job_options *o = td->o;
 
@@ -294,14 +336,15 @@ static void zone_step(struct fio_thread *td, struct fio_file *f)
 		f->region_start += td->zone_range + o->zone_skip;
 		if (f->region_start >= file_size(f))
 			f->region_start = f->zone_origin;
-		f->pos = 0;
+		f->pos[d] = 0;
 	}
-	if (f->pos >= td->zone_range)
-		f->pos = 0;
+	if (f->pos[d] >= td->zone_range)
+		f->pos[d] = 0;
+	/* fio_file_reset: every direction starts the zone again */
 	if (td->zone_bytes % td->zone_range == 0) {
 		if (fio_rw_random(o->rw))
 			file_new_pass(td, f);
-		f->pos = 0;
+		memset(f->pos, 0, sizeof(f->pos));
 	}
 }
 
@@ -315,10 +358,10 @@ static void zone_step(struct fio_thread *td, struct fio_file *f)
  * at the end of the file, makes one pass.
  */
 static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
-		     uint64_t bs, uint64_t *rel)
+		     enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	uint64_t real = file_size(f);
-	uint64_t pos = f->pos;
+	uint64_t pos = f->pos[d];
 
 	if (f->region_start + pos >= real)
 		return false;
@@ -356,24 +399,24 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	if (new_offset)
 		td->seq_left = o->rw_seq_nr;
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
-		rel = f->last_start;
+		rel = f->last_start[d];
 	} else if (!random) {
-		if (!seq_next(td, f, bs, &rel))
+		if (!seq_next(td, f, d, bs, &rel))
 			return false;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
-				  sim_rng_below(&td->comp.rng, 100) <
+				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
 		if (!pick_random(td, f, d, bs, &rel))
 			return false;
 	} else {
-		if (f->pos >= f->io_size && o->time_based)
-			f->pos = 0;
-		if (!seq_next(td, f, bs, &rel) &&
+		if (f->pos[d] >= f->io_size && o->time_based)
+			f->pos[d] = 0;
+		if (!seq_next(td, f, d, bs, &rel) &&
 		    !pick_random(td, f, d, bs, &rel))
 			return false;
 	}
-	f->last_start = rel;
-	f->pos = rel + bs;
+	f->last_start[d] = rel;
+	f->pos[d] = rel + bs;
 	*off = f->region_start + rel;
 	return true;
 }
@@ -608,14 +651,11 @@ static void start_round(struct fio_thread *td)
 	td->round_wait = false;
 	td->files_done = 0;
 	td->round_ios = 0;
-	/* clear_io_state reseeds the offsets under randrepeat: each loop
-	 * repeats the first one's; a file of more than 2^32 blocks has
-	 * switched an unchosen generator to 64 bits by then
-	 * (check_rand_gen_limits). */
+	/* clear_io_state reseeds under randrepeat: each loop repeats the
+	 * first one's numbers */
+	td->rwmix_issues = 0;
 	if (o->randrepeat)
-		fio_taus_seed(&td->offsets, td->offsets_seed,
-			      o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
-			      td->offsets_reseed64);
+		seed_generators(td, false);
 	td->round_bytes = 0;
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */
@@ -791,7 +831,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			off = td->tw_offset;
 		} else {
 			if (td->zone_range)
-				zone_step(td, f);
+				zone_step(td, f, d);
 			if (!pick_offset(td, f, d, bs, &off)) {
 				/* get_next_rand_block, get_next_seq_offset: a
 				 * time_based job starts a random file, or its
@@ -1331,13 +1371,14 @@ static sim_time rate_wait(struct fio_thread *td)
 		return 0;
 	bool mixed = fio_rw_does(o->rw, FIO_DDIR_READ) &&
 		     fio_rw_does(o->rw, FIO_DDIR_WRITE);
+	/* the turn stays: fio keeps rate_ddir's answer as rwmix_ddir */
 	if (mixed && o->rwmix[od]) {
 		if (td->rate_next[od] <= now) {
-			td->next_ddir = od;
+			td->next_ddir = td->rwmix_ddir = od;
 			return 0;
 		}
 		if (td->rate_next[od] < td->rate_next[d])
-			td->next_ddir = d = od;
+			td->next_ddir = td->rwmix_ddir = d = od;
 	}
 	return td->rate_next[d] - now;
 }
@@ -1540,6 +1581,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		td->round_bytes += u->len;
 		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
 		td->write_issues += u->ddir == FIO_DDIR_WRITE;
+		td->ddir_issues[u->ddir]++;
 		if (td->rated)
 			rate_issued(td, u);
 		/* populate_verify_io_u fills and sums every write, with
@@ -2246,13 +2288,10 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	 * as fio derives all of a job's from it (setup_random_seeds). */
 	if (o->randseed_set)
 		sim_rng_seed(&td->comp.rng, o->randseed, td->name);
-	/* The offsets follow fio's own generator and seed, so that a job's
-	 * uniform random offsets are fio's. */
-	td->offsets_seed = fio_taus_offset_seed(o, index + 1,
-						sim_rng_next(&td->comp.rng));
-	fio_taus_seed(&td->offsets, td->offsets_seed,
-		      o->random_generator == FIO_RANDGEN_TAUSWORTHE64);
-	td->seq_left = o->rw_seq_nr;
+	seed_generators(td, true);
+	/* fio starts ddir_seq_nr at 1, so that the first I/O takes a new
+	 * random offset rather than going on from 0 (init.c, add_job) */
+	td->seq_left = 1;
 
 	td->eng = engine_for(o->ioengine);
 	if (!td->eng) {

@@ -41,9 +41,11 @@ struct fio_file {
 	uint64_t block_size;
 	struct fio_randmap map;	/* uniform random picks: blocks used */
 	uint64_t perm_a, perm_c, perm_i;	/* lfsr: order of this pass */
-	uint64_t pos;		/* sequential position in the region */
+	/* sequential position in the region, and the offset of the last
+	 * I/O, per direction (fio's last_pos, last_start) */
+	uint64_t pos[FIO_DDIR_COUNT];
 	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
-	uint64_t last_start;	/* offset of the last I/O, in the region */
+	uint64_t last_start[FIO_DDIR_COUNT];
 	uint64_t zone_origin;	/* region_start before any strided zone */
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
@@ -105,11 +107,16 @@ struct fio_thread {
 
 	struct fio_file *files;
 	unsigned nfiles, next_file;
-	/* fio's generator of uniform random offsets (random_state), its seed
-	 * and whether a new loop seeds it as tausworthe64 */
-	struct fio_taus offsets;
-	uint64_t offsets_seed;
+	/* fio's generators: of uniform random offsets (random_state), of
+	 * the direction of a mixed job (rwmix_state) and of percentage_random
+	 * per direction (seq_rand_state); whether a new loop seeds the
+	 * offsets' as tausworthe64 */
+	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT];
 	bool offsets_reseed64;
+	/* fio's rwmix cycle: the direction, and how many I/Os it issues
+	 * before another is drawn (rwmix_issues, io_issues) */
+	enum fio_ddir rwmix_ddir;
+	uint64_t rwmix_issues, ddir_issues[FIO_DDIR_COUNT];
 	/* verify: the writes of this round (fio's io_hist), then read back */
 	struct fio_verify_rec *vlog;
 	size_t vlog_n, vlog_cap, vlog_next;

@@ -30,26 +30,24 @@
 #include "options.h"
 
 #define FIO_RANDSEED UINT64_C(0xb1899bed)
-/* setup_random_seeds' multiplier and FIO_RAND_BLOCK_OFF's index among
- * fio's per-purpose seeds */
+/* setup_random_seeds' multiplier */
 #define SEED_STEP UINT64_C(0x9e370001)
-#define BLOCK_SEED_INDEX 6
 #define LCG_START 53u
 
-uint64_t fio_taus_offset_seed(const struct job_options *o,
-			      unsigned thread_number, uint64_t unseeded)
+uint64_t fio_taus_job_seed(const struct job_options *o, enum fio_taus_purpose p,
+			   unsigned thread_number, uint64_t unseeded)
 {
 	uint64_t seed = o->randseed;
 
-	if (o->randrepeat)
+	if (p == FIO_TAUS_OFFSET && o->randrepeat)
 		return FIO_RANDSEED * thread_number;
 	if (o->allrandrepeat)
-		return FIO_RANDSEED * thread_number + BLOCK_SEED_INDEX;
-	if (!o->randseed_set)
+		return FIO_RANDSEED * thread_number + p;
+	if (!o->randrepeat && !o->randseed_set)
 		return unseeded;
-	for (unsigned i = 0; i < 4 + BLOCK_SEED_INDEX; i++)
+	for (unsigned i = 0; i < 4 + (unsigned)p; i++)
 		seed *= SEED_STEP;
-	return seed * thread_number + BLOCK_SEED_INDEX;
+	return seed * thread_number + p;
 }
 
 static uint64_t at_least(uint64_t x, uint64_t bound)

@@ -19,13 +19,22 @@ struct fio_taus {
 
 struct job_options;
 
-/* fio's seed of the offsets of job thread_number (1 for the first,
- * counting numjobs clones): FIO_RANDSEED times it under randrepeat=1,
- * whatever randseed says; under randrepeat=0 setup_random_seeds' entry
- * for the offsets, from randseed or (allrandrepeat) FIO_RANDSEED, and
- * where fio would read /dev/urandom, unseeded, the run's own. */
-uint64_t fio_taus_offset_seed(const struct job_options *o,
-			      unsigned thread_number, uint64_t unseeded);
+/* The generators of a job this model keeps, by their index among fio's
+ * per-purpose seeds (fio.h's FIO_RAND_*_OFF). */
+enum fio_taus_purpose {
+	FIO_TAUS_RWMIX = 4,		/* read or write, rw=randrw/rw */
+	FIO_TAUS_OFFSET = 6,		/* the block of a uniform random I/O */
+	FIO_TAUS_SEQ_RAND_READ = 10,	/* percentage_random (every direction's) */
+};
+
+/* fio's seed of the generator for purpose p of job thread_number (1 for
+ * the first, counting numjobs clones), as setup_random_seeds and
+ * td_fill_rand_seeds make it: from randseed, or FIO_RANDSEED under
+ * allrandrepeat; the offsets' from FIO_RANDSEED alone under randrepeat=1,
+ * whatever randseed says; where fio would read /dev/urandom (randrepeat=0
+ * without randseed), unseeded, the run's own. */
+uint64_t fio_taus_job_seed(const struct job_options *o, enum fio_taus_purpose p,
+			   unsigned thread_number, uint64_t unseeded);
 /* init_rand_seed: a 32-bit generator takes the low 32 bits of seed. */
 void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64);
 uint64_t fio_taus_next(struct fio_taus *t);

@@ -37,7 +37,7 @@ static void test_first_blocks_are_fio_3_33s(gconstpointer data)
 	};
 	struct fio_taus t;
 
-	fio_taus_seed(&t, fio_taus_offset_seed(&o, 1, 0), c->use64);
+	fio_taus_seed(&t, fio_taus_job_seed(&o, FIO_TAUS_OFFSET, 1, 0), c->use64);
 	for (unsigned i = 0; i < G_N_ELEMENTS(c->fio_blocks); i++)
 		g_assert_cmpuint(fio_taus_block(&t, NBLOCKS), ==, c->fio_blocks[i]);
 }
@@ -47,15 +47,15 @@ static void test_randseed_moves_nothing_under_randrepeat(void)
 	struct job_options a = {.randrepeat = true, .randseed = 1, .randseed_set = true};
 	struct job_options b = {.randrepeat = true, .randseed = 2, .randseed_set = true};
 
-	g_assert_cmpuint(fio_taus_offset_seed(&a, 3, 0), ==,
-			 fio_taus_offset_seed(&b, 3, 0));
+	g_assert_cmpuint(fio_taus_job_seed(&a, FIO_TAUS_OFFSET, 3, 0), ==,
+			 fio_taus_job_seed(&b, FIO_TAUS_OFFSET, 3, 0));
 }
 
 static void test_unseeded_takes_the_runs_seed(void)
 {
 	struct job_options o = {.randrepeat = false};
 
-	g_assert_cmpuint(fio_taus_offset_seed(&o, 1, 77), ==, 77);
+	g_assert_cmpuint(fio_taus_job_seed(&o, FIO_TAUS_OFFSET, 1, 77), ==, 77);
 }
 
 static void test_reseed_starts_again(void)
