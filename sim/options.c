@@ -1325,6 +1325,15 @@ static bool bssplit_list(const struct fopt_ctx *ctx, const struct fio_option_def
 	for (unsigned i = 0; i < n; i++)
 		if (blank[i])
 			out[i].perc = share;
+	/* fio sorts the sizes by share, for its draw (bssplit_ddir's qsort;
+	 * equal shares keep their order) */
+	for (unsigned i = 1; i < n; i++) {
+		struct fio_bssplit e = out[i];
+		unsigned j = i;
+		for (; j > 0 && out[j - 1].perc > e.perc; j--)
+			out[j] = out[j - 1];
+		out[j] = e;
+	}
 	*nr = n;
 	return true;
 }

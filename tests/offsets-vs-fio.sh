@@ -1,10 +1,12 @@
 #!/bin/sh
-# Description: a job's offsets and directions are fio's own, one for one.
-# fio 3.33 draws a random offset, a mixed job's direction (its rwmix
-# cycle) and percentage_random's choice each from a Tausworthe generator
-# of its own, seeded by the job's thread number and randseed, takes the
-# next free block of its random map when the one drawn is used, and keeps
-# a sequential position per direction; storsim does the same
+# Description: a job's offsets, directions and sizes are fio's own, one
+# for one. fio 3.33 draws a random offset, a mixed job's direction (its
+# rwmix cycle), percentage_random's choice and a bsrange or bssplit size
+# each from a Tausworthe generator of its own, seeded by the job's thread
+# number and randseed, takes the next free block of its random map when
+# the one drawn is used, draws the size after the offset and cuts it
+# short at a block already done, and keeps a sequential position per
+# direction; storsim does the same
 # (models/engines/fio_taus.c, fio.c). Each case runs with the null engine
 # after a short sequential job, so that the job compared is fio's thread
 # 2, and the direction, offset and length of each I/O that fio 3.33's
@@ -36,7 +38,14 @@ rw=randread percentage_random=50
 rw=randrw percentage_random=30,80
 rw=randwrite:4
 rw=randrw:4 rw_sequencer=identical
-rw=rw zonemode=strided zonesize=1m zonerange=4m'
+rw=rw zonemode=strided zonesize=1m zonerange=4m
+rw=randread bsrange=4k-16k
+rw=randrw bsrange=4k-16k
+rw=read bsrange=4k-12k
+rw=randread bssplit=4k/50:64k/30:16k/20
+rw=randwrite bssplit=4k/10:8k/60:128k/30 norandommap
+rw=randrw bssplit=4k/50:16k/50,8k/70:32k/30
+rw=randread bsrange=4k-16k percentage_random=50'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -202,13 +202,27 @@ static void seed_generators(struct fio_thread *td, bool first)
 	unsigned n = td->index + 1;
 	struct sim_rng *rng = &td->comp.rng;
 
+	bool use64 = o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
+		     td->offsets_reseed64;
+
 	fio_taus_seed(&td->offsets,
 		      fio_taus_job_seed(o, FIO_TAUS_OFFSET, n, first ? sim_rng_next(rng) : 0),
-		      o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
-		      td->offsets_reseed64);
+		      use64);
 	fio_taus_seed(&td->rwmix,
 		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
 		      false);
+	/* block sizes: a verifying job's writes take the reads' seed, a
+	 * trimwrite's trims the writes' */
+	uint64_t bs_seed[FIO_DDIR_COUNT];
+	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
+		bs_seed[d] = fio_taus_job_seed(o, FIO_TAUS_BS + d, n,
+					       first ? sim_rng_next(rng) : 0);
+	if (o->verify != FIO_VERIFY_NONE)
+		bs_seed[FIO_DDIR_WRITE] = bs_seed[FIO_DDIR_READ];
+	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
+		bs_seed[FIO_DDIR_TRIM] = bs_seed[FIO_DDIR_WRITE];
+	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
+		fio_taus_seed(&td->bs_rand[d], bs_seed[d], use64);
 	/* fio seeds each direction's from the reads' seed */
 	uint64_t seq_seed = fio_taus_job_seed(o, FIO_TAUS_SEQ_RAND_READ, n,
 					      first ? sim_rng_next(rng) : 0);
@@ -247,24 +261,66 @@ static enum fio_ddir pick_ddir(struct fio_thread *td)
 	return td->rwmix_ddir;
 }
 
-static uint64_t pick_bs(struct fio_thread *td, enum fio_ddir d)
+/* fio's mark_random_map: an I/O longer than the block its offset took
+ * uses the blocks after it too, in units of the direction's smallest
+ * block, up to the first one already used, where it is cut short. */
+static uint64_t mark_covered(struct fio_file *f, uint64_t minbs, uint64_t rel,
+			     uint64_t len)
+{
+	uint64_t n = (len + minbs - 1) / minbs;
+	uint64_t used = 1 + fio_randmap_take_run(&f->map, rel / minbs + 1, n - 1);
+
+	return MIN(len, used * minbs);
+}
+
+/* fio's io_u_fits: an I/O of len at rel stays inside the job's region,
+ * wherever a zone has moved region_start. */
+static bool io_fits(const struct fio_file *f, uint64_t rel, uint64_t len)
+{
+	return f->region_start + rel + len <= f->zone_origin + f->io_size;
+}
+
+/*
+ * fio's get_next_buflen: a size between min_bs and max_bs, drawn after the
+ * offset, again until the I/O fits (false when not even min_bs does).
+ * bsrange: min_bs + max_bs * u, cut down to a multiple of min_bs and to
+ * max_bs, so that the sizes are about uniform in steps of min_bs. bssplit:
+ * the first size, in order of increasing share (fio sorts them), whose
+ * running share covers the draw and that fits.
+ */
+static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
+			enum fio_ddir d, uint64_t rel, uint64_t *len)
 {
 	const struct job_options *o = td->o;
+	struct fio_taus *t = &td->bs_rand[d];
+	uint64_t minbs = o->min_bs[d], maxbs = o->max_bs[d], buflen = 0;
 
-	if (o->bssplit_nr[d]) {
-		unsigned v = (unsigned)sim_rng_below(&td->comp.rng, 100), sum = 0;
-		for (unsigned i = 0; i < o->bssplit_nr[d]; i++) {
-			sum += o->bssplit[d][i].perc;
-			if (v < sum)
-				return o->bssplit[d][i].bs;
+	if (!io_fits(f, rel, minbs))
+		return false;
+	do {
+		if (!o->bssplit_nr[d]) {
+			buflen = minbs + fio_taus_block(t, maxbs);
+		} else {
+			uint64_t r = fio_taus_next(t), share = 0;
+			for (unsigned i = 0; i < o->bssplit_nr[d]; i++) {
+				const struct fio_bssplit *b = &o->bssplit[d][i];
+				if (!b->perc)
+					continue;
+				buflen = b->bs;
+				share += b->perc;
+				if (r / share <= fio_taus_max(t) / 100 &&
+				    io_fits(f, rel, buflen))
+					break;
+			}
 		}
-		return o->bssplit[d][o->bssplit_nr[d] - 1].bs;
-	}
-	if (o->max_bs[d] > o->min_bs[d] && o->min_bs[d]) {
-		uint64_t steps = (o->max_bs[d] - o->min_bs[d]) / o->min_bs[d] + 1;
-		return o->min_bs[d] * (1 + sim_rng_below(&td->comp.rng, steps));
-	}
-	return o->bs[d];
+		if (!(minbs & (minbs - 1)))
+			buflen &= ~(minbs - 1);
+		else
+			buflen -= buflen % minbs;
+		buflen = MIN(buflen, maxbs);
+	} while (!io_fits(f, rel, buflen));
+	*len = buflen;
+	return true;
 }
 
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
@@ -284,9 +340,11 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
-	/* Block b is at b times the smallest block size, also where the
-	 * span is not a whole number of blocks (fio's b * ba). */
-	uint64_t align = f->block_size;
+	/* Block b is at b times the direction's blockalign, also where the
+	 * span is not a whole number of blocks (fio's get_next_block: b *
+	 * ba[ddir]; the map's bit b stands for it, whatever the map's own
+	 * block size). */
+	uint64_t align = o->ba[d];
 
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		/* Drawn from the distribution; fio keeps no random map for
@@ -295,7 +353,6 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
-		align = o->ba[d];
 		*rel = fio_taus_block(&td->offsets, last_block(f, o, d)) * align;
 	} else if (f->map.nlevels) {
 		uint64_t b = fio_randmap_take(&f->map, fio_taus_block(&td->offsets,
@@ -303,6 +360,12 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		if (b == FIO_RANDMAP_NONE)
 			return false;
 		*rel = b * align;
+		/* A map of smaller blocks than this direction's can hand out
+		 * a block past the region's end: fio's fill then fails and
+		 * its do_io ends the pass. */
+		if (*rel + o->min_bs[d] > f->rand_span)
+			return false;
+		td->picked_from_map = true;
 	} else {
 		/* lfsr: every block once per pass, in an order fixed by the
 		 * pass's parameters, with no map */
@@ -396,6 +459,7 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	bool new_offset = --td->seq_left == 0;
 	uint64_t rel;
 
+	td->picked_from_map = false;
 	if (new_offset)
 		td->seq_left = o->rw_seq_nr;
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
@@ -823,12 +887,14 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
 
 		td->ddir_chosen = false;
-		uint64_t bs = pick_bs(td, d), off;
+		/* fio picks the offset for the smallest block, then the size */
+		uint64_t bs = td->o->min_bs[d], off;
 
 		if (td->tw_write_due) {
 			td->tw_write_due = false;
 			f = td->tw_file;
 			off = td->tw_offset;
+			bs = td->tw_len;
 		} else {
 			if (td->zone_range)
 				zone_step(td, f, d);
@@ -847,6 +913,17 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				if (!pick_offset(td, f, d, bs, &off))
 					return false;
 			}
+			if (td->o->max_bs[d] > bs) {
+				uint64_t rel = off - f->region_start;
+				if (!pick_buflen(td, f, d, rel, &bs)) {
+					if (!file_done(td, f))
+						return false;
+					continue;
+				}
+				if (td->picked_from_map)
+					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
+				f->pos[d] = rel + bs;
+			}
 			td->round_ios++;
 			td->zone_bytes += bs;
 			file_served(td);
@@ -855,6 +932,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				td->tw_write_due = true;
 				td->tw_file = f;
 				td->tw_offset = off;
+				td->tw_len = bs;
 			}
 		}
 		io_u_init(td, u, f, d, off, bs);

@@ -109,9 +109,12 @@ struct fio_thread {
 	unsigned nfiles, next_file;
 	/* fio's generators: of uniform random offsets (random_state), of
 	 * the direction of a mixed job (rwmix_state) and of percentage_random
-	 * per direction (seq_rand_state); whether a new loop seeds the
+	 * per direction (seq_rand_state), of block sizes per direction
+	 * (bsrange_state); whether a new loop seeds the
 	 * offsets' as tausworthe64 */
-	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT];
+	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
+		bs_rand[FIO_DDIR_COUNT];
+	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool offsets_reseed64;
 	/* fio's rwmix cycle: the direction, and how many I/Os it issues
 	 * before another is drawn (rwmix_issues, io_issues) */
@@ -153,7 +156,7 @@ struct fio_thread {
 	/* trimwrite: the write of the blocks just trimmed is due */
 	bool tw_write_due;
 	struct fio_file *tw_file;
-	uint64_t tw_offset;
+	uint64_t tw_offset, tw_len;
 	bool draining;		/* full once: reaping down to iodepth_low */
 	unsigned seq_left;	/* I/Os until rw=...:N takes a new offset */
 	uint64_t io_size;	/* io_size=, or io_size=N% of the files */

@@ -99,3 +99,16 @@ uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b)
 		set(m, f);
 	return f;
 }
+
+uint64_t fio_randmap_take_run(struct fio_randmap *m, uint64_t b, uint64_t n)
+{
+	uint64_t done = 0;
+
+	for (; done < n && b + done < m->nblocks; done++) {
+		uint64_t i = b + done;
+		if (m->bits[0][i / 64] & (1ULL << (i % 64)))
+			break;
+		set(m, i);
+	}
+	return done;
+}

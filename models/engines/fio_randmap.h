@@ -26,6 +26,11 @@ void fio_randmap_clear(struct fio_randmap *m);
 /* The search, when block b is used. */
 uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b);
 
+/* Use the free blocks from b on, at most n, stopping at the first used
+ * one, and say how many (axmap_set_nr, by which fio shortens an I/O that
+ * would cover blocks already done). */
+uint64_t fio_randmap_take_run(struct fio_randmap *m, uint64_t b, uint64_t n);
+
 /* Use block b, or if it is used the first free block after it, wrapping
  * to the start (axmap_next_free); FIO_RANDMAP_NONE when none is free.
  * Inline for the common case, a free block whose word stays not full. */

@@ -109,9 +109,14 @@ void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64)
 		fio_taus_next(t);
 }
 
+uint64_t fio_taus_max(const struct fio_taus *t)
+{
+	return t->use64 ? UINT64_MAX : UINT32_MAX;
+}
+
 uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks)
 {
-	double max = t->use64 ? (double)UINT64_MAX : (double)UINT32_MAX;
+	double max = (double)fio_taus_max(t);
 	uint64_t r = fio_taus_next(t);
 
 	return (uint64_t)((double)nblocks * ((double)r / (max + 1.0)));

@@ -22,6 +22,7 @@ struct job_options;
 /* The generators of a job this model keeps, by their index among fio's
  * per-purpose seeds (fio.h's FIO_RAND_*_OFF). */
 enum fio_taus_purpose {
+	FIO_TAUS_BS = 0,		/* bsrange/bssplit sizes, per direction */
 	FIO_TAUS_RWMIX = 4,		/* read or write, rw=randrw/rw */
 	FIO_TAUS_OFFSET = 6,		/* the block of a uniform random I/O */
 	FIO_TAUS_SEQ_RAND_READ = 10,	/* percentage_random (every direction's) */
@@ -38,6 +39,8 @@ uint64_t fio_taus_job_seed(const struct job_options *o, enum fio_taus_purpose p,
 /* init_rand_seed: a 32-bit generator takes the low 32 bits of seed. */
 void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64);
 uint64_t fio_taus_next(struct fio_taus *t);
+/* fio's rand_max: the largest output */
+uint64_t fio_taus_max(const struct fio_taus *t);
 /* A block in [0, nblocks): nblocks * (r / (rand_max + 1)), in double
  * precision as fio computes it. */
 uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks);

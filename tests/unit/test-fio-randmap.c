@@ -1,7 +1,8 @@
 /*
  * fio's random map (models/engines/fio_randmap.c): a free block is taken
  * as drawn, a used one gives way to the next free block after it, round
- * to the start, and a full map answers FIO_RANDMAP_NONE until cleared.
+ * to the start, and a full map answers FIO_RANDMAP_NONE until cleared; a
+ * run of blocks is taken up to the first used one.
  */
 #include <glib.h>
 #include <string.h>
@@ -68,6 +69,18 @@ static void test_every_block_once_then_none(void)
 	}
 }
 
+static void test_run_stops_at_the_first_used_block(void)
+{
+	struct fio_randmap m;
+
+	fio_randmap_init(&m, 100);
+	fio_randmap_take(&m, 13);
+	g_assert_cmpuint(fio_randmap_take_run(&m, 10, 8), ==, 3);
+	g_assert_cmpuint(fio_randmap_take(&m, 10), ==, 14);
+	g_assert_cmpuint(fio_randmap_take_run(&m, 98, 8), ==, 2);
+	fio_randmap_destroy(&m);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -79,5 +92,7 @@ int main(int argc, char **argv)
 			test_search_wraps_to_the_start);
 	g_test_add_func("/fio-randmap/every-block-once-then-none",
 			test_every_block_once_then_none);
+	g_test_add_func("/fio-randmap/run-stops-at-the-first-used-block",
+			test_run_stops_at_the_first_used_block);
 	return g_test_run();
 }
