@@ -1,16 +1,17 @@
 #!/bin/sh
-# Description: a job's offsets, directions and sizes are fio's own, one
-# for one. fio 3.33 draws a random offset, a mixed job's direction (its
-# rwmix cycle), percentage_random's choice and a bsrange or bssplit size
-# each from a Tausworthe generator of its own, seeded by the job's thread
+# Description: a job's files, offsets, directions and sizes are fio's own,
+# one for one. fio 3.33 draws a random offset, a mixed job's direction
+# (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size
+# and a random next file each from a Tausworthe generator of its own, seeded by the job's thread
 # number and randseed, takes the next free block of its random map when
 # the one drawn is used, draws the size after the offset and cuts it
 # short at a block already done, and keeps a sequential position per
 # direction; storsim does the same
 # (models/engines/fio_taus.c, fio.c). Each case runs with the null engine
 # after a short sequential job, so that the job compared is fio's thread
-# 2, and the direction, offset and length of each I/O that fio 3.33's
-# write_iolog records must equal storsim's, in order. Skipped without
+# 2, and the file, direction, offset and length of each I/O that fio
+# 3.33's write_iolog records must equal storsim's, in order (storsim
+# names a file from the root, /j.0.0 for fio's j.0.0). Skipped without
 # fio 3.33.
 . "$top_srcdir/tests/tap.sh"
 
@@ -45,7 +46,10 @@ rw=read bsrange=4k-12k
 rw=randread bssplit=4k/50:64k/30:16k/20
 rw=randwrite bssplit=4k/10:8k/60:128k/30 norandommap
 rw=randrw bssplit=4k/50:16k/50,8k/70:32k/30
-rw=randread bsrange=4k-16k percentage_random=50'
+rw=randread bsrange=4k-16k percentage_random=50
+rw=randread nrfiles=4 file_service_type=random
+rw=randread nrfiles=3 file_service_type=random:4
+rw=randrw nrfiles=2 file_service_type=roundrobin'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)
@@ -60,10 +64,10 @@ jobfile() {
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# offsets LOG: direction, offset and length of each read or write in an
-# iolog v3
+# offsets LOG: file, direction, offset and length of each read or write
+# in an iolog v3
 offsets() {
-	awk '$3 == "read" || $3 == "write" { print $3, $4, $5 }' "$1"
+	awk '$3 == "read" || $3 == "write" { sub("^/", "", $2); print $2, $3, $4, $5 }' "$1"
 }
 
 printf '%s\n' "$cases" | while read -r opts; do

@@ -211,6 +211,9 @@ static void seed_generators(struct fio_thread *td, bool first)
 	fio_taus_seed(&td->rwmix,
 		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
 		      false);
+	fio_taus_seed(&td->file_rand,
+		      fio_taus_job_seed(o, FIO_TAUS_FILE, n, first ? sim_rng_next(rng) : 0),
+		      use64);
 	/* block sizes: a verifying job's writes take the reads' seed, a
 	 * trimwrite's trims the writes' */
 	uint64_t bs_seed[FIO_DDIR_COUNT];
@@ -598,7 +601,7 @@ static bool another_round(struct fio_thread *td)
 static void next_file(struct fio_thread *td)
 {
 	if (td->o->file_service == FIO_FSERVICE_RANDOM)
-		td->next_file = (unsigned)sim_rng_below(&td->comp.rng, td->nfiles);
+		td->next_file = (unsigned)fio_taus_block(&td->file_rand, td->nfiles);
 	else
 		td->next_file = (td->next_file + 1) % td->nfiles;
 	td->file_served = 0;
@@ -2201,7 +2204,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 {
 	const struct job *job = td->job;
 	const struct job_options *o = td->o;
-	g_autoptr(GPtrArray) names = file_names(job, td->index);
+	g_autoptr(GPtrArray) names = file_names(job, td->clone);
 	bool writes = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 	uint64_t per_file = o->size ? o->size / names->len : 0;
 

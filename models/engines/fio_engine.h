@@ -110,10 +110,11 @@ struct fio_thread {
 	/* fio's generators: of uniform random offsets (random_state), of
 	 * the direction of a mixed job (rwmix_state) and of percentage_random
 	 * per direction (seq_rand_state), of block sizes per direction
-	 * (bsrange_state); whether a new loop seeds the
+	 * (bsrange_state), of the next file (next_file_state); whether a
+	 * new loop seeds the
 	 * offsets' as tausworthe64 */
 	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
-		bs_rand[FIO_DDIR_COUNT];
+		bs_rand[FIO_DDIR_COUNT], file_rand;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool offsets_reseed64;
 	/* fio's rwmix cycle: the direction, and how many I/Os it issues

@@ -24,6 +24,7 @@ struct job_options;
 enum fio_taus_purpose {
 	FIO_TAUS_BS = 0,		/* bsrange/bssplit sizes, per direction */
 	FIO_TAUS_RWMIX = 4,		/* read or write, rw=randrw/rw */
+	FIO_TAUS_FILE = 5,		/* file_service_type=random */
 	FIO_TAUS_OFFSET = 6,		/* the block of a uniform random I/O */
 	FIO_TAUS_SEQ_RAND_READ = 10,	/* percentage_random (every direction's) */
 };
