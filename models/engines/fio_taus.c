@@ -55,37 +55,6 @@ static uint64_t at_least(uint64_t x, uint64_t bound)
 	return x < bound ? x + bound : x;
 }
 
-/* One step of a component: ((s & mask) << k) ^ (((s << q) ^ s) >> shift) */
-static uint32_t step32(uint32_t s, unsigned q, unsigned shift, uint32_t mask,
-		       unsigned k)
-{
-	return ((s & mask) << k) ^ (((s << q) ^ s) >> shift);
-}
-
-static uint64_t step64(uint64_t s, unsigned q, unsigned shift, uint64_t mask,
-		       unsigned k)
-{
-	return ((s & mask) << k) ^ (((s << q) ^ s) >> shift);
-}
-
-uint64_t fio_taus_next(struct fio_taus *t)
-{
-	uint64_t *s = t->s;
-
-	if (!t->use64) {
-		s[0] = step32((uint32_t)s[0], 13, 19, 0xfffffffeu, 12);
-		s[1] = step32((uint32_t)s[1], 2, 25, 0xfffffff8u, 4);
-		s[2] = step32((uint32_t)s[2], 3, 11, 0xfffffff0u, 17);
-		return s[0] ^ s[1] ^ s[2];
-	}
-	s[0] = step64(s[0], 1, 53, UINT64_C(0xfffffffffffffffe), 10);
-	s[1] = step64(s[1], 24, 50, UINT64_C(0xfffffffffffffe00), 5);
-	s[2] = step64(s[2], 3, 23, UINT64_C(0xfffffffffffff000), 29);
-	s[3] = step64(s[3], 5, 24, UINT64_C(0xfffffffffffe0000), 23);
-	s[4] = step64(s[4], 3, 33, UINT64_C(0xffffffffff800000), 8);
-	return s[0] ^ s[1] ^ s[2] ^ s[3] ^ s[4];
-}
-
 void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64)
 {
 	static const uint64_t bound[5] = {1, 7, 15, 33, 49};
@@ -107,17 +76,4 @@ void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64)
 	}
 	for (unsigned i = 0; i < 6; i++)
 		fio_taus_next(t);
-}
-
-uint64_t fio_taus_max(const struct fio_taus *t)
-{
-	return t->use64 ? UINT64_MAX : UINT32_MAX;
-}
-
-uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks)
-{
-	double max = (double)fio_taus_max(t);
-	uint64_t r = fio_taus_next(t);
-
-	return (uint64_t)((double)nblocks * ((double)r / (max + 1.0)));
 }

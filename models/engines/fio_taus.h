@@ -39,11 +39,53 @@ uint64_t fio_taus_job_seed(const struct job_options *o, enum fio_taus_purpose p,
 			   unsigned thread_number, uint64_t unseeded);
 /* init_rand_seed: a 32-bit generator takes the low 32 bits of seed. */
 void fio_taus_seed(struct fio_taus *t, uint64_t seed, bool use64);
-uint64_t fio_taus_next(struct fio_taus *t);
+
+/* One step of a component: ((s & mask) << k) ^ (((s << q) ^ s) >> shift).
+ * Inline, as a random job draws at least once per I/O. */
+static inline uint32_t fio_taus_step32(uint32_t s, unsigned q, unsigned shift,
+				       uint32_t mask, unsigned k)
+{
+	return ((s & mask) << k) ^ (((s << q) ^ s) >> shift);
+}
+
+static inline uint64_t fio_taus_step64(uint64_t s, unsigned q, unsigned shift,
+				       uint64_t mask, unsigned k)
+{
+	return ((s & mask) << k) ^ (((s << q) ^ s) >> shift);
+}
+
+static inline uint64_t fio_taus_next(struct fio_taus *t)
+{
+	uint64_t *s = t->s;
+
+	if (!t->use64) {
+		s[0] = fio_taus_step32((uint32_t)s[0], 13, 19, 0xfffffffeu, 12);
+		s[1] = fio_taus_step32((uint32_t)s[1], 2, 25, 0xfffffff8u, 4);
+		s[2] = fio_taus_step32((uint32_t)s[2], 3, 11, 0xfffffff0u, 17);
+		return s[0] ^ s[1] ^ s[2];
+	}
+	s[0] = fio_taus_step64(s[0], 1, 53, UINT64_C(0xfffffffffffffffe), 10);
+	s[1] = fio_taus_step64(s[1], 24, 50, UINT64_C(0xfffffffffffffe00), 5);
+	s[2] = fio_taus_step64(s[2], 3, 23, UINT64_C(0xfffffffffffff000), 29);
+	s[3] = fio_taus_step64(s[3], 5, 24, UINT64_C(0xfffffffffffe0000), 23);
+	s[4] = fio_taus_step64(s[4], 3, 33, UINT64_C(0xffffffffff800000), 8);
+	return s[0] ^ s[1] ^ s[2] ^ s[3] ^ s[4];
+}
+
 /* fio's rand_max: the largest output */
-uint64_t fio_taus_max(const struct fio_taus *t);
+static inline uint64_t fio_taus_max(const struct fio_taus *t)
+{
+	return t->use64 ? UINT64_MAX : UINT32_MAX;
+}
+
 /* A block in [0, nblocks): nblocks * (r / (rand_max + 1)), in double
  * precision as fio computes it. */
-uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks);
+static inline uint64_t fio_taus_block(struct fio_taus *t, uint64_t nblocks)
+{
+	double max = (double)fio_taus_max(t);
+	uint64_t r = fio_taus_next(t);
+
+	return (uint64_t)((double)nblocks * ((double)r / (max + 1.0)));
+}
 
 #endif
