@@ -1,8 +1,9 @@
 #!/bin/sh
 # Description: a job's files, offsets, directions and sizes are fio's own,
 # one for one. fio 3.33 draws a random offset, a mixed job's direction
-# (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size
-# and a random next file each from a Tausworthe generator of its own, seeded by the job's thread
+# (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size,
+# a random next file and a zipf, pareto or normal rank each from a
+# Tausworthe generator of its own, seeded by the job's thread
 # number and randseed, takes the next free block of its random map when
 # the one drawn is used, draws the size after the offset and cuts it
 # short at a block already done, and keeps a sequential position per
@@ -49,7 +50,12 @@ rw=randrw bssplit=4k/50:16k/50,8k/70:32k/30
 rw=randread bsrange=4k-16k percentage_random=50
 rw=randread nrfiles=4 file_service_type=random
 rw=randread nrfiles=3 file_service_type=random:4
-rw=randrw nrfiles=2 file_service_type=roundrobin'
+rw=randrw nrfiles=2 file_service_type=roundrobin
+rw=randread random_distribution=zipf:1.2
+rw=randread random_distribution=pareto:0.3:0.7
+rw=randread random_distribution=normal:10
+rw=randrw random_distribution=zipf:1.1 nrfiles=2
+rw=randread random_distribution=zipf:1.2 randrepeat=0 randseed=5'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

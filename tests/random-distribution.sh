@@ -4,9 +4,11 @@
 # logged with their offsets (log_offset=1), touch about as many distinct
 # blocks, and the hottest 1% and 10% of blocks take about the same share
 # of the reads (zipf, pareto, normal:0, zoned, zoned_abs, a zipf center,
-# uniform). The figures are compared with the installed fio's when it is
-# 3.33, else with what it printed when this test was written. A normal
-# distribution with a deviation above 0 is refused.
+# uniform, normal with a deviation). The figures are compared with the
+# installed fio's when it is 3.33, else with what it printed when this
+# test was written. (zipf, pareto and normal draw fio's own numbers, so
+# for them the figures are equal; tests/offsets-vs-fio.sh compares the
+# offsets themselves.)
 . "$top_srcdir/tests/tap.sh"
 
 # distribution | fio 3.33's distinct blocks | top 1% share | top 10% share
@@ -16,8 +18,9 @@ normal:0|5387|0.088|0.554
 zoned:60/10:30/20:10/70|5702|0.106|0.625
 zoned_abs:60/4m:30/8m:10/52m|4436|0.144|0.758
 zipf:1.2:0.5|2419|0.788|0.952
-random|16384|0.010|0.100'
-plan $(( $(printf '%s\n' "$cases" | wc -l) + 1 ))
+random|16384|0.010|0.100
+normal:10|5640|0.084|0.536'
+plan "$(printf '%s\n' "$cases" | wc -l)"
 fio=$(fio333)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -51,9 +54,4 @@ done 3<<EOF
 $cases
 EOF
 
-"$STORSIM" run --name=z --ioengine=null --size=64m --rw=randread \
-	--random_distribution=normal:10 >/dev/null 2>"$tmp/err"
-rc=$?
-check "normal:10 is refused, naming the option (exit $rc)" \
-	sh -c "[ $rc -eq 1 ] && grep -q \"option 'random_distribution'\" '$tmp/err'"
 finish

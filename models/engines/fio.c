@@ -34,11 +34,12 @@
  * late. Rates count from the job's start.
  *
  * Left out (refused when set, see check_modelled): thinktime counted by
- * time (thinktime_iotime), a normal random distribution with a deviation,
- * non-uniform file_service_type, verify's meta and pattern checks and its
- * backlog and async modes. The random map is fio's rule (a drawn
- * block, or the next free one after it: fio_randmap.c) on storsim's own
- * random numbers. Laying out a new file takes no simulated time.
+ * time (thinktime_iotime), non-uniform file_service_type, verify's meta
+ * and pattern checks and its backlog and async modes. The random map is
+ * fio's rule (a drawn block, or the next free one after it:
+ * fio_randmap.c), and the random numbers that choose files, directions,
+ * offsets and sizes are fio's own (fio_taus.c, fio_rand.c). Laying out a
+ * new file takes no simulated time.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -205,9 +206,12 @@ static void seed_generators(struct fio_thread *td, bool first)
 	bool use64 = o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
 		     td->offsets_reseed64;
 
-	fio_taus_seed(&td->offsets,
-		      fio_taus_job_seed(o, FIO_TAUS_OFFSET, n, first ? sim_rng_next(rng) : 0),
-		      use64);
+	uint64_t block_seed = fio_taus_job_seed(o, FIO_TAUS_OFFSET, n,
+						first ? sim_rng_next(rng) : 0);
+
+	if (first)
+		td->block_seed = block_seed;
+	fio_taus_seed(&td->offsets, block_seed, use64);
 	fio_taus_seed(&td->rwmix,
 		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
 		      false);
@@ -352,7 +356,8 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		/* Drawn from the distribution; fio keeps no random map for
 		 * these, so a pass never ends. */
-		*rel = fio_rand_next(&f->rand[d], &td->comp.rng) * align;
+		*rel = fio_rand_next(&f->rand[fio_rand_per_direction(o->random_distribution) ?
+					     d : FIO_DDIR_READ], &td->comp.rng) * align;
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
@@ -1996,10 +2001,6 @@ static bool check_modelled(const struct job *job, GError **err)
 	if (o->rw_seq_add < 0)
 		return refuse(job, "rw", err,
 			      "backward sequential offsets are not modelled yet");
-	if (o->random_distribution == FIO_RAND_NORMAL && o->rand_param > 0)
-		return refuse(job, "random_distribution", err,
-			      "a normal distribution with a deviation above 0 is "
-			      "not modelled yet (normal:0 is)");
 	if (o->verify == FIO_VERIFY_META || o->verify == FIO_VERIFY_PATTERN)
 		return refuse(job, "verify", err, "meta and pattern checks are "
 			      "not modelled (the checksums and null are)");
@@ -2054,8 +2055,11 @@ static bool check_modelled(const struct job *job, GError **err)
 }
 
 /* fio's file names: filename= (':'-separated, '\:' escaped), else
- * filename_format ($jobname.$jobnum.$filenum) in directory=. */
-static GPtrArray *file_names(const struct job *job, unsigned jobnum)
+ * filename_format ($jobname.$jobnum.$filenum) in directory=; into
+ * fio_names the same as fio spells them (add_file: directory=, a
+ * separator, the name as given), which seed the random distributions. */
+static GPtrArray *file_names(const struct job *job, unsigned jobnum,
+			     GPtrArray *fio_names)
 {
 	const struct job_options *o = &job->o;
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
@@ -2067,10 +2071,14 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 				g_string_append_c(cur, ':');
 				p++;
 			} else if (*p == ':' || *p == '\0') {
-				if (cur->len)
+				if (cur->len) {
 					g_ptr_array_add(names, g_str_has_prefix(cur->str, "/") ?
 							g_strdup(cur->str) :
 							g_canonicalize_filename(cur->str, "/"));
+					g_ptr_array_add(fio_names, o->directory ?
+							g_strdup_printf("%s/%s", o->directory, cur->str) :
+							g_strdup(cur->str));
+				}
 				g_string_truncate(cur, 0);
 				if (!*p)
 					break;
@@ -2098,6 +2106,9 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum)
 					g_string_append_c(s, *p++);
 				}
 			}
+			g_ptr_array_add(fio_names, o->directory ?
+					g_strdup_printf("%s/%s", o->directory, s->str) :
+					g_strdup(s->str));
 			/* The simulated fio runs in "/": relative directories
 			 * start there. */
 			char *name = o->directory ?
@@ -2204,7 +2215,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 {
 	const struct job *job = td->job;
 	const struct job_options *o = td->o;
-	g_autoptr(GPtrArray) names = file_names(job, td->clone);
+	g_autoptr(GPtrArray) fio_names = g_ptr_array_new_with_free_func(g_free);
+	g_autoptr(GPtrArray) names = file_names(job, td->clone, fio_names);
 	bool writes = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 	uint64_t per_file = o->size ? o->size / names->len : 0;
 
@@ -2285,9 +2297,21 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->block_size = MIN(min_bs, f->rand_span);
 			f->nblocks = MAX(f->rand_span / min_bs, 1u);
 		}
-		for (int d = 0; o->random_distribution != FIO_RAND_UNIFORM &&
-				d < FIO_DDIR_COUNT; d++)
-			fio_rand_init(&f->rand[d], o, d, f->nblocks, min_bs);
+		if (o->random_distribution != FIO_RAND_UNIFORM) {
+			/* __init_rand_distribution: ranges of the smaller of the
+			 * read and write block over the region, one state per
+			 * file, seeded by its name (or the offsets' seed) */
+			uint64_t range = MIN(o->min_bs[FIO_DDIR_READ],
+					     o->min_bs[FIO_DDIR_WRITE]);
+			uint64_t nranges = (f->io_size + range - 1) / range;
+			uint32_t seed = o->randrepeat ?
+				fio_rand_file_seed(fio_names->pdata[i], td->index + 1) :
+				(uint32_t)td->block_seed;
+			for (int d = 0; d < FIO_DDIR_COUNT; d++)
+				fio_rand_init(&f->rand[d], o, d,
+					      fio_rand_per_direction(o->random_distribution) ?
+					      f->nblocks : nranges, min_bs, seed);
+		}
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
 		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
 			fio_randmap_init(&f->map, f->nblocks);

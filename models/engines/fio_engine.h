@@ -117,6 +117,7 @@ struct fio_thread {
 		bs_rand[FIO_DDIR_COUNT], file_rand;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool offsets_reseed64;
+	uint64_t block_seed;	/* the offsets' first seed (fio's FIO_RAND_BLOCK_OFF) */
 	/* fio's rwmix cycle: the direction, and how many I/Os it issues
 	 * before another is drawn (rwmix_issues, io_issues) */
 	enum fio_ddir rwmix_ddir;

@@ -1,87 +1,179 @@
 /*
  * fio's random_distribution: the block a random I/O picks.
  *
- * Stands for fio's lib/zipf.c, lib/gauss.c and the zoned cases of
- * io_u.c's get_next_rand_offset, as fio 3.33's HOWTO describes them:
+ * Stands for fio 3.33's lib/zipf.c, lib/gauss.c, filesetup.c's
+ * __init_rand_distribution and the zoned cases of io_u.c's
+ * get_next_rand_offset:
  *   zipf:THETA[:CENTER]   block ranks Zipf-distributed with exponent
  *                         THETA, drawn by the method of Gray et al.
  *                         ("Quickly generating billion-record synthetic
  *                         databases", SIGMOD 1994); the normalising sum
- *                         runs over at most the first 10 M ranks, as
- *                         fio's does
+ *                         runs over at most the first 10 M ranks
  *   pareto:H[:CENTER]     rank = (n - 1) * u^(log H / log(1 - H)) for a
  *                         uniform u: H = 0.2 gives the 80/20 rule
- *   normal:0[:CENTER]     the mean of twelve uniform draws over the file
- *                         (a bell with a deviation of about n/12); fio
- *                         widens it for a deviation above 0 by a law this
- *                         model does not reproduce (fio.c refuses it)
+ *   normal:SIGMA[:CENTER] the mean of twelve uniform draws over the file,
+ *                         moved by up to +-SIGMA/2 percent of it
  *   zoned:A/S:...         A percent of the I/Os go to the next S percent of
  *                         the file (zoned_abs: S bytes), uniform inside
- * Without a CENTER, zipf and pareto ranks are scattered over the file by
- * a multiplicative hash, as fio scatters them, so that the hot blocks are
- * not all at its start; a CENTER (0..1) puts the hot spot there instead.
- * The normal bell is at the middle unless a CENTER moves it. fio uses no
- * random map with these (its HOWTO says so), nor does the model.
+ * zipf, pareto and normal are fio's own numbers: each file draws from a
+ * Tausworthe generator of its own (fio_taus.h), seeded by a hash of its
+ * name times the job's thread number (under randrepeat=0, by the offsets'
+ * seed), u is r / 2^32-1 as fio divides, and every rank is scattered by
+ * fio's 64-bit golden-ratio multiplication before it is moved by rand_off
+ * (the generator's first output, or CENTER times the ranges: fio
+ * scatters a centered distribution too, so the center moves hashed ranks,
+ * not a hot spot). The zoned ones draw from the job's stream: their law
+ * is fio's, the numbers are not. fio keeps no random map with these, nor
+ * does the model.
  *
- * Parameters: the job's random_distribution. The draws come from the
- * job's random stream, so the blocks are not fio's, only their law.
+ * Parameters: the job's random_distribution.
  */
 #include <glib.h>
 #include <math.h>
+#include <string.h>
 
 #include "fio_rand.h"
 
 #define ZIPF_MAX_TERMS 10000000u
 
-/* Knuth's multiplicative (Fibonacci) hashing: nearby ranks land far
- * apart, and few of the hot ones on the same block. */
-static uint64_t scatter(uint64_t x)
+/* fio's __hash_u64 */
+#define GOLDEN_RATIO_64 UINT64_C(0x61c8864680b583eb)
+/* fio's JHASH_INITVAL */
+#define GOLDEN_RATIO_32 0x61c88647u
+
+static uint32_t rol32(uint32_t w, unsigned s)
 {
-	return x * UINT64_C(0x9e3779b97f4a7c15);
+	return (w << s) | (w >> (32 - s));
+}
+
+/*
+ * fio's jhash (hash.h): Bob Jenkins' lookup3 mixing, except that fio's
+ * loop over all but the last 12 bytes adds one byte of each word, not the
+ * word; kept, as it decides the seed.
+ */
+static uint32_t fio_jhash(const uint8_t *k, uint32_t len)
+{
+	uint32_t a, b, c;
+
+	a = b = c = GOLDEN_RATIO_32 + len;
+	for (; len > 12; len -= 12, k += 12) {
+		a += k[0];
+		b += k[4];
+		c += k[8];
+		a -= c; a ^= rol32(c, 4); c += b;
+		b -= a; b ^= rol32(a, 6); a += c;
+		c -= b; c ^= rol32(b, 8); b += a;
+		a -= c; a ^= rol32(c, 16); c += b;
+		b -= a; b ^= rol32(a, 19); a += c;
+		c -= b; c ^= rol32(b, 4); b += a;
+	}
+	if (!len)
+		return c;
+	/* the last bytes, little end first into a, b and c */
+	uint32_t w[3] = {0, 0, 0};
+	for (uint32_t i = 0; i < len; i++)
+		w[i / 4] += (uint32_t)k[i] << (8 * (i % 4));
+	a += w[0];
+	b += w[1];
+	c += w[2];
+	c ^= b; c -= rol32(b, 14);
+	a ^= c; a -= rol32(c, 11);
+	b ^= a; b -= rol32(a, 25);
+	c ^= b; c -= rol32(b, 16);
+	a ^= c; a -= rol32(c, 4);
+	b ^= a; b -= rol32(a, 14);
+	c ^= b; c -= rol32(b, 24);
+	return c;
+}
+
+uint32_t fio_rand_file_seed(const char *fio_name, unsigned thread_number)
+{
+	return fio_jhash((const uint8_t *)fio_name, (uint32_t)strlen(fio_name)) *
+	       thread_number;
+}
+
+bool fio_rand_per_direction(enum fio_rand_dist kind)
+{
+	return kind == FIO_RAND_ZONED || kind == FIO_RAND_ZONED_ABS;
 }
 
 void fio_rand_init(struct fio_rand *r, const struct job_options *o,
-		   enum fio_ddir d, uint64_t n, uint64_t block_size)
+		   enum fio_ddir d, uint64_t n, uint64_t block_size, uint32_t seed)
 {
 	*r = (struct fio_rand){
 		.kind = o->random_distribution, .n = n ? n : 1,
-		.param = o->rand_param, .centered = o->rand_center >= 0,
+		.param = o->rand_param,
 		.zones = o->zones[d], .nzones = o->zones_nr[d],
 		.block_size = block_size ? block_size : 1,
 	};
-	if (r->centered)
-		r->shift = (uint64_t)(o->rand_center * (double)r->n);
+	if (fio_rand_per_direction(r->kind))
+		return;
+	fio_taus_seed(&r->t, seed, false);
+	if (r->kind == FIO_RAND_NORMAL) {
+		/* gauss_init: no draw for rand_off; a center below the middle
+		 * wraps as fio's conversion to unsigned does */
+		if (r->param != 0.0) {
+			r->stddev = (unsigned)ceil((double)r->n * r->param / 100.0);
+			r->stddev = (unsigned)MIN((uint64_t)r->stddev, r->n / 2);
+		}
+		if (o->rand_center >= 0)
+			r->rand_off = (uint32_t)(int64_t)((double)r->n *
+							  (o->rand_center - 0.5));
+		return;
+	}
+	/* shared_rand_init */
+	r->rand_off = fio_taus_next(&r->t);
+	if (o->rand_center >= 0)
+		r->rand_off = (uint64_t)((double)r->n * o->rand_center);
 	if (r->kind == FIO_RAND_ZIPF) {
 		uint64_t terms = MIN(r->n, ZIPF_MAX_TERMS);
 		for (uint64_t i = 1; i <= terms; i++)
 			r->zetan += pow(1.0 / (double)i, r->param);
-		r->zeta2 = 1.0 + pow(0.5, r->param);
+		r->zeta2 = pow(1.0, r->param) + pow(0.5, r->param);
+	} else {
+		r->pareto_pow = log(r->param) / log(1.0 - r->param);
 	}
 }
 
-static uint64_t zipf_rank(const struct fio_rand *r, double u)
+/* u in [0, 1] as fio's zipf and pareto take it: r / (2^32 - 1) */
+static double unit(struct fio_taus *t)
+{
+	return (double)fio_taus_next(t) / (double)UINT32_MAX;
+}
+
+static uint64_t zipf_rank(struct fio_rand *r)
 {
 	double theta = r->param, n = (double)r->n;
 	double alpha = 1.0 / (1.0 - theta);
 	double eta = (1.0 - pow(2.0 / n, 1.0 - theta)) / (1.0 - r->zeta2 / r->zetan);
+	double u = unit(&r->t);
 	double uz = u * r->zetan;
 
 	if (uz < 1.0)
 		return 0;
 	if (uz < 1.0 + pow(0.5, theta))
 		return 1;
-	double v = n * pow(eta * u - eta + 1.0, alpha);
-	return v >= n ? r->n - 1 : (uint64_t)v;
+	return (uint64_t)(n * pow(eta * u - eta + 1.0, alpha));
 }
 
-static uint64_t normal_rank(const struct fio_rand *r, struct sim_rng *rng)
+/* gauss_next: the mean of twelve draws, moved by gauss_dev, halved until
+ * it stays below n */
+static uint64_t normal_rank(struct fio_rand *r)
 {
-	double n = (double)r->n, sum = 0;
+	uint64_t sum = 0;
 
 	for (int i = 0; i < 12; i++)
-		sum += sim_rng_unit(rng);
-	double v = sum / 12.0 * n;
-	return v >= n ? r->n - 1 : (uint64_t)v;
+		sum += fio_taus_next(&r->t) % (r->n + 1);
+	sum = (sum + 11) / 12;
+	if (r->stddev) {
+		uint32_t x = (uint32_t)fio_taus_next(&r->t);
+		int dev = (int)((double)r->stddev * (x / ((double)UINT32_MAX + 1.0)));
+		dev -= (int)(r->stddev / 2);
+		while (sum + (uint64_t)(int64_t)dev >= r->n)
+			dev /= 2;
+		sum += (uint64_t)(int64_t)dev;
+	}
+	return sum;
 }
 
 static uint64_t zoned_block(const struct fio_rand *r, struct sim_rng *rng)
@@ -102,24 +194,19 @@ static uint64_t zoned_block(const struct fio_rand *r, struct sim_rng *rng)
 	return sim_rng_below(rng, r->n);
 }
 
-uint64_t fio_rand_next(const struct fio_rand *r, struct sim_rng *rng)
+uint64_t fio_rand_next(struct fio_rand *r, struct sim_rng *rng)
 {
 	uint64_t rank;
 
 	switch (r->kind) {
 	case FIO_RAND_ZIPF:
-		rank = zipf_rank(r, sim_rng_unit(rng));
+		rank = zipf_rank(r);
 		break;
 	case FIO_RAND_PARETO:
-		rank = (uint64_t)((double)(r->n - 1) *
-				  pow(sim_rng_unit(rng), log(r->param) / log(1.0 - r->param)));
+		rank = (uint64_t)((double)(r->n - 1) * pow(unit(&r->t), r->pareto_pow));
 		break;
 	case FIO_RAND_NORMAL:
-		/* The bell is at the middle; a center moves it there. */
-		rank = normal_rank(r, rng);
-		if (!r->centered)
-			return rank;
-		rank = (rank + r->n - r->n / 2) % r->n;
+		rank = normal_rank(r);
 		break;
 	case FIO_RAND_ZONED:
 	case FIO_RAND_ZONED_ABS:
@@ -127,7 +214,5 @@ uint64_t fio_rand_next(const struct fio_rand *r, struct sim_rng *rng)
 	default:
 		return sim_rng_below(rng, r->n);
 	}
-	if (!r->centered && r->kind != FIO_RAND_NORMAL)
-		rank = scatter(rank);
-	return (rank + r->shift) % r->n;
+	return (rank * GOLDEN_RATIO_64 + r->rand_off) % r->n;
 }
