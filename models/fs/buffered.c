@@ -5,10 +5,11 @@
  * readahead on a miss, wait for the folio to be unlocked, copy to user
  * space; with IOCB_NOWAIT give up with -EAGAIN instead of blocking, with
  * IOCB_WAITQ arm a wake-up on the folio and return -EIOCBQUEUED, the async
- * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra: a
- * sequential stream's window doubles up to ra_pages, a random read is
- * read as is unless the folios before it are cached; mm/fadvise.c's
- * RANDOM and SEQUENTIAL advice) and
+ * buffered reads of Linux 5.9), mm/readahead.c (page_cache_sync_ra opens
+ * a stream's window or reads ahead over the cached folios before a miss,
+ * else reads it as is; page_cache_async_ra reads the next window from
+ * the PG_readahead marker; mm/fadvise.c's RANDOM and SEQUENTIAL advice)
+ * and
  * fs/iomap/buffered-io.c (iomap_file_buffered_write: copy
  * into the folio and dirty it, then balance_dirty_pages). Writeback and
  * fsync are models/fs/writeback.c.
@@ -31,7 +32,7 @@
  * writer sleeps until it is in; past the end of the file, or over a hole
  * or unwritten extent, the block is zeroed instead.
  *
- * Left out: readahead's async marker, mmap; a write that must read both
+ * Left out: readahead's large folios (ra->order), mmap; a write that must read both
  * its first and last folio reads them one after the other, as iomap does
  * (buffer heads would read them together); a write that must not block
  * (IOCB_NOWAIT) gives up before copying anything, where iomap first
@@ -165,55 +166,188 @@ static void read_folio_blocks(struct xctx *x, struct inode *ino,
 		 tr);
 }
 
-/* page_cache_sync_ra for a miss at index: a read that continues the last
- * one grows the window, up to twice the device's after
- * POSIX_FADV_SEQUENTIAL; another reads ahead over as many folios as are
- * cached right before it, if more than it wants, else is read as is;
- * after POSIX_FADV_RANDOM only what is asked is read
- * (force_page_cache_ra). */
-static void readahead(struct xctx *x, const struct sfile *file,
-		      struct inode *ino, uint64_t index, uint64_t want,
-		      struct io_trace *tr)
+/* The last folio of the file to read ahead: do_page_cache_ra reads
+ * nothing past the folio that holds the last byte (i_size). */
+static uint64_t ra_end(const struct inode *ino)
+{
+	const struct mapping *m = ino->map;
+	uint64_t n = (ino->size + m->folio_size - 1) / m->folio_size;
+
+	return MIN(n, m->nfolios);
+}
+
+/* page_cache_ra_unbounded (through do_page_cache_ra) for a mapping of
+ * order-0 folios: create and read the folios of [index, index + nr) not
+ * yet cached, one bio per run of them, and mark the new folio at
+ * nr - lookahead PG_readahead (none when lookahead is 0). A cached folio
+ * in the way is skipped, its marker left as it is. */
+static void ra_read(struct xctx *x, struct inode *ino, uint64_t index,
+		    uint64_t nr, uint64_t lookahead, struct io_trace *tr)
 {
 	struct mapping *m = ino->map;
-	uint64_t max = (uint64_t)pagecache_params(m->pc)->read_ahead_kb * 1024 /
-		       m->folio_size;
-	uint64_t n = want;
+	uint64_t end = ra_end(ino), mark;
 
-	if (file->ra_advice == FADV_SEQUENTIAL)
-		max *= 2;
-	if (max < 1)
-		max = 1;
-	if (file->ra_advice == FADV_RANDOM) {
-		/* force_page_cache_ra: as asked */
-	} else if (index == ino->ra_next && index) {
-		ino->ra_size = MIN(ino->ra_size ? 2 * ino->ra_size : 4, max);
-		n = MAX(want, ino->ra_size);
-	} else if (index) {
-		/* Context readahead (page_cache_prev_miss): more cached folios
-		 * right before index than the read wants look like the trail
-		 * of a stream, twice as long if they go back to the start. */
-		uint64_t trail = 0;
-
-		while (trail < max && trail < index &&
-		       mapping_folio(m, index - 1 - trail))
-			trail++;
-		if (trail > want)
-			n = MIN((trail == index ? 2 * trail : trail) + want, max);
-	}
-	if (index + n > m->nfolios)
-		n = m->nfolios - index;
+	if (index >= end)
+		return;
+	if (nr > end - index)
+		nr = end - index;
+	mark = lookahead && lookahead <= nr ? nr - lookahead : nr;
 	blk_start_plug(x);
-	for (uint64_t i = index; i < index + n; ) {
+	for (uint64_t i = 0; i < nr; ) {
 		uint64_t run = 0;
-		while (i + run < index + n && !mapping_folio(m, i + run) && run < 256)
+		while (i + run < nr && !mapping_folio(m, index + i + run) && run < 256)
 			run++;
-		if (run)
-			read_folios(x, ino, i, (unsigned)run, tr);
-		i += run ? run : 1;
+		if (!run) {
+			i++;
+			continue;
+		}
+		read_folios(x, ino, index + i, (unsigned)run, tr);
+		if (mark >= i && mark < i + run)
+			mapping_folio(m, index + mark)->readahead = true;
+		i += run;
 	}
 	blk_finish_plug(x);
-	ino->ra_next = index + n;
+}
+
+/* get_init_ra_size: the first window of a stream, for a read of size
+ * folios: the read rounded up to a power of two, four times that if
+ * small, twice if medium, else the largest window. */
+static uint64_t init_ra_size(uint64_t size, uint64_t max)
+{
+	uint64_t n = 1;
+
+	while (n < size)
+		n *= 2;
+	if (n <= max / 32)
+		return 4 * n;
+	if (n <= max / 4)
+		return 2 * n;
+	return max;
+}
+
+/* get_next_ra_size: the window after one of cur folios. */
+static uint64_t next_ra_size(uint64_t cur, uint64_t max)
+{
+	if (cur < max / 16)
+		return 4 * cur;
+	if (cur <= max / 2)
+		return 2 * cur;
+	return max;
+}
+
+/* The readahead window's limit, in folios (file_ra_state's ra_pages:
+ * the device's read_ahead_kb, twice after POSIX_FADV_SEQUENTIAL). */
+static uint64_t ra_max(const struct sfile *file, const struct mapping *m)
+{
+	uint64_t max = (uint64_t)pagecache_params(m->pc)->read_ahead_kb * 1024 /
+		       m->folio_size;
+
+	return file->ra_advice == FADV_SEQUENTIAL ? 2 * max : max;
+}
+
+/* The window set in file->ra: read it, its last async_size folios ahead
+ * of the reader with the marker on the first of them (ra_submit,
+ * page_cache_ra_order). The mapping's folios are of one size: Linux 6.18
+ * goes the way of a mapping without large folios, which resets ra->order
+ * and reads order-0 folios (do_page_cache_ra). */
+static void ra_submit(struct xctx *x, struct sfile *file, struct inode *ino,
+		      struct io_trace *tr)
+{
+	struct file_ra_state *ra = &file->ra;
+
+	ra->order = 0;
+	ra_read(x, ino, ra->start, ra->size, ra->async_size, tr);
+}
+
+/* page_cache_sync_ra for a miss at index, for a read of req folios
+ * from there: a read at the start of the file, larger than the window,
+ * or at most one folio past where the last read ended opens a stream's
+ * first window (get_init_ra_size), the marker where the read ends;
+ * another reads ahead over as many folios as are cached right before it
+ * (page_cache_prev_miss), twice as many if they go back to the start, if
+ * more than it wants, the marker on the window's last folio; else it is
+ * read as is and leaves the state alone. After POSIX_FADV_RANDOM
+ * (FMODE_RANDOM), or with no window, only what is asked is read
+ * (force_page_cache_ra). A stream grows from its markers
+ * (page_cache_async_ra). */
+static void sync_ra(struct xctx *x, struct sfile *file, struct inode *ino,
+		    uint64_t index, uint64_t req, struct io_trace *tr)
+{
+	struct mapping *m = ino->map;
+	struct file_ra_state *ra = &file->ra;
+	uint64_t max = ra_max(file, m);
+	uint64_t prev = ra->prev_pos / m->folio_size;
+
+	if (file->ra_advice == FADV_RANDOM || !max) {
+		ra_read(x, ino, index, req, 0, tr);
+		return;
+	}
+	if (!index || req > max || index - prev <= 1) {
+		ra->start = index;
+		ra->size = init_ra_size(req, max);
+		ra->async_size = ra->size > req ? ra->size - req : ra->size / 2;
+		ra_submit(x, file, ino, tr);
+		return;
+	}
+	uint64_t contig = 0;
+
+	while (contig < max && contig < index &&
+	       mapping_folio(m, index - 1 - contig))
+		contig++;
+	if (contig <= req) {
+		/* A standalone small random read. */
+		ra_read(x, ino, index, req, 0, tr);
+		return;
+	}
+	if (contig == index)	/* cached from the start of the file */
+		contig *= 2;
+	ra->start = index;
+	ra->size = MIN(contig + req, max);
+	ra->async_size = 1;
+	ra_submit(x, file, ino, tr);
+}
+
+/* page_cache_async_ra: a read reached folio f, which carries the
+ * readahead marker, wanting req folios from there. The marker goes; if
+ * f is where the last window put it the stream goes on with the next
+ * window, larger; else (another stream moved the state) the window
+ * starts at the first folio not cached after f, as large as the next
+ * after what is cached up to there. The window's end is rounded down to
+ * a multiple of 1 << ra->order (raised by 2, as for a folio order), and
+ * all of it is ahead. The reader does not wait for it. */
+static void async_ra(struct xctx *x, struct sfile *file, struct inode *ino,
+		     struct folio *f, uint64_t req)
+{
+	struct mapping *m = ino->map;
+	struct file_ra_state *ra = &file->ra;
+	uint64_t max = ra_max(file, m), index = f->index;
+
+	if (!max || f->writeback)	/* PG_readahead is PG_reclaim then */
+		return;
+	f->readahead = false;
+	if (index == ra->start + ra->size - ra->async_size) {
+		ra->start += ra->size;
+		ra->size = MAX(ra->size, next_ra_size(ra->size, max));
+	} else {
+		/* page_cache_next_miss */
+		uint64_t start = index + 1;
+
+		while (start - index <= max && mapping_folio(m, start))
+			start++;
+		if (start - index > max)
+			return;
+		ra->start = start;
+		ra->size = next_ra_size(start - index + req, max);
+	}
+	ra->order += 2;
+	uint64_t align = UINT64_C(1) << MIN(ra->order,
+					    (unsigned)__builtin_ctzll(max));
+	uint64_t end = ra->start + ra->size, aligned = end / align * align;
+
+	if (aligned > ra->start)
+		ra->size -= end - aligned;
+	ra->async_size = ra->size;
+	ra_submit(x, file, ino, NULL);
 }
 
 /* A reader waiting for a folio: continue when it is unlocked. */
@@ -243,6 +377,8 @@ static long copy_out(struct xctx *x, struct kiocb *iocb)
 			folio_touch(f);
 	}
 	charge_copy(x, st_copy_to, p, iocb->len);
+	/* filemap_read: ra->prev_pos, where the read ended */
+	iocb->file->ra.prev_pos = iocb->pos + iocb->len;
 	return (long)iocb->len;
 }
 
@@ -273,10 +409,13 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 		if (!f) {
 			if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
 				return -VFS_EAGAIN;
-			readahead(x, iocb->file, ino, i, last - i + 1,
-				  iocb->trace);
+			sync_ra(x, iocb->file, ino, i, last - i + 1, iocb->trace);
 			f = mapping_folio(m, i);
 		}
+		/* filemap_get_read_batch ends a batch at a marked folio,
+		 * and filemap_get_pages reads ahead from it. */
+		if (f->readahead)
+			async_ra(x, iocb->file, ino, f, last - i + 1);
 		uint64_t mask = folio_block_mask(f, iocb->pos, iocb->len);
 		if ((f->uptodate & mask) == mask)
 			continue;
@@ -290,10 +429,8 @@ static long buffered_read(struct xctx *x, struct kiocb *iocb)
 		if (!wait_on)
 			wait_on = f;
 	}
-	if (!wait_on) {
-		ino->ra_next = last + 1;
+	if (!wait_on)
 		return copy_out(x, iocb);
-	}
 	if ((iocb->flags & KI_NOWAIT) && !(iocb->flags & KI_WAITQ))
 		return -VFS_EAGAIN;
 	/* Wait for the first folio not yet read; the read it is part of
@@ -502,6 +639,7 @@ void buffered_open(struct inode *ino, struct sfile *f)
 		.blksize = fs_params(ino->fs)->block_size,
 		.nowait = true,
 		.buf_rasync = true,
+		.ra = {.prev_pos = UINT64_MAX},	/* file_ra_state_init */
 		.priv = ino,
 	};
 }

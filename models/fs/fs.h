@@ -43,8 +43,6 @@ struct inode {
 	uint8_t *state;		/* enum block_state per block; NULL: all written */
 	uint64_t not_written;	/* blocks in state HOLE or UNWRITTEN */
 	struct mapping *map;	/* page cache, once opened buffered */
-	uint64_t ra_next;	/* readahead: the folio a sequential read wants */
-	uint64_t ra_size;	/* readahead window, folios */
 };
 
 struct pagecache;

@@ -51,6 +51,7 @@ struct folio {
 	uint64_t dirty;		/* per block */
 	bool locked;		/* read in flight */
 	bool writeback;		/* write in flight */
+	bool readahead;		/* PG_readahead: reading it reads further ahead */
 	uint16_t wb_bios;	/* writeback bios covering it */
 	struct folio_waiter *waiters;
 	struct folio *lru_prev, *lru_next;

@@ -146,6 +146,17 @@ enum fadvise_advice {
 	FADV_SEQUENTIAL,	/* twice the device's readahead window */
 };
 
+/* An open file's readahead state (struct file_ra_state, include/linux/fs.h),
+ * in folios: the last window read ahead, from start, size folios long, of
+ * which the last async_size are ahead of the reader (the first of those
+ * carries the readahead marker); prev_pos is the end of the last read, in
+ * bytes (UINT64_MAX, as -1: none yet). */
+struct file_ra_state {
+	uint64_t start, size, async_size;
+	unsigned order;
+	uint64_t prev_pos;
+};
+
 struct sfile {
 	const struct file_ops *ops;
 	const char *path;
@@ -154,6 +165,7 @@ struct sfile {
 	bool nowait;		/* FMODE_NOWAIT */
 	bool buf_rasync;	/* FMODE_BUF_RASYNC */
 	enum fadvise_advice ra_advice;
+	struct file_ra_state ra;	/* buffered reads */
 	struct blkdev *bdev;	/* a block device file: its ioctls; else NULL */
 	void *priv;
 };

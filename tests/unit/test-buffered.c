@@ -4,8 +4,10 @@
  * caller drives them: writeback after a 4 KiB write writes the folio or
  * the block as the dirty-tracking switch says, fsync flushes the drive
  * only when it has a volatile write cache, a read miss reads the device
- * once and a repeated read not at all, and a pre-read file needs no
- * device read (also through fio's pre_read).
+ * once and a repeated read not at all, readahead opens a window at the
+ * start of the file or one folio past the last read and reads the next
+ * from its marker, and a pre-read file needs no device read (also
+ * through fio's pre_read).
  */
 #include <glib.h>
 
@@ -261,6 +263,58 @@ static void test_read_miss_then_hit(void)
 	system_free(sys);
 }
 
+/* page_cache_sync_ra: the first read of the file opens a stream's first
+ * window, four times a 4 KiB read (get_init_ra_size), in one device
+ * read. */
+static void test_first_read_reads_initial_window(void)
+{
+	const struct setup s = {"optane-p5800x", 4 * K, NULL, false};
+	const struct op ops[] = {{OP_READ, 0, 4 * K}};
+	struct driver d;
+	struct system *sys = run_ops(&s, ops, G_N_ELEMENTS(ops), &d);
+
+	g_assert_cmpint(d.res[0], ==, 4 * K);
+	g_assert_cmpuint(d.after[0].ios[0], ==, 1);
+	g_assert_cmpuint(d.after[0].sectors[0] * 512, ==, 16 * K);
+	system_free(sys);
+}
+
+/* A miss one folio past where the last read ended is sequential
+ * (filemap_read's ra->prev_pos): it opens a window too, where a read
+ * elsewhere with nothing cached before it reads only itself. */
+static void test_read_one_past_last_opens_window(void)
+{
+	const struct setup s = {"optane-p5800x", 4 * K, NULL, false};
+	const struct op ops[] = {{OP_READ, 20 * K, 4 * K}, {OP_READ, 28 * K, 4 * K}};
+	struct driver d;
+	struct system *sys = run_ops(&s, ops, G_N_ELEMENTS(ops), &d);
+
+	g_assert_cmpuint(d.after[0].sectors[0] * 512, ==, 4 * K);
+	g_assert_cmpuint(d.after[1].ios[0], ==, 2);
+	g_assert_cmpuint(d.after[1].sectors[0] * 512, ==, 4 * K + 16 * K);
+	system_free(sys);
+}
+
+/* The readahead marker (PG_readahead) on the second folio of the first
+ * window: reading that cached folio reads the next window, twice as
+ * large (page_cache_async_ra); the reader does not wait for it. */
+static void test_readahead_marker_reads_next_window(void)
+{
+	const struct setup s = {"optane-p5800x", 4 * K, NULL, false};
+	const struct op ops[] = {{OP_READ, 0, 4 * K}, {OP_READ, 4 * K, 4 * K}};
+	struct driver d;
+	struct blk_disk_stats all;
+	struct system *sys = run_ops(&s, ops, G_N_ELEMENTS(ops), &d);
+
+	g_assert_cmpint(d.res[1], ==, 4 * K);
+	g_assert_cmpuint(d.after[0].ios[0], ==, 1);
+	g_assert_cmpuint(d.after[1].ios[0], ==, 1);	/* still in flight */
+	blk_queue_disk_stats(d.q, &all);
+	g_assert_cmpuint(all.ios[0], ==, 2);
+	g_assert_cmpuint(all.sectors[0] * 512, ==, 16 * K + 32 * K);
+	system_free(sys);
+}
+
 /* fio's pre_read puts the whole file in the cache before the job. */
 static void test_pre_read_leaves_nothing_to_read(void)
 {
@@ -312,6 +366,12 @@ int main(int argc, char **argv)
 		g_test_add_data_func(flush_cases[i].path, &flush_cases[i],
 				     test_fsync_flush);
 	g_test_add_func("/buffered/read-miss-then-hit", test_read_miss_then_hit);
+	g_test_add_func("/buffered/readahead/first-read-reads-initial-window",
+			test_first_read_reads_initial_window);
+	g_test_add_func("/buffered/readahead/read-one-past-last-opens-window",
+			test_read_one_past_last_opens_window);
+	g_test_add_func("/buffered/readahead/marker-reads-next-window",
+			test_readahead_marker_reads_next_window);
 	g_test_add_func("/buffered/pre-read-leaves-nothing-to-read",
 			test_pre_read_leaves_nothing_to_read);
 	g_test_add_data_func("/buffered/fio/pre-read-reads-nothing",
