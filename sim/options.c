@@ -1530,6 +1530,12 @@ static bool opt_random_distribution(struct fopt_ctx *ctx, const struct fio_optio
 			ok = bad_value(ctx, o, err, "'%s' needs zones after ':'", text);
 			break;
 		}
+		/* fio 3.33's option parser fails on a list per direction */
+		if (strchr(v.postfix, ',')) {
+			ok = bad_value(ctx, o, err, "'%s': fio 3.33 takes one zone list, "
+				       "for every direction (it fails on ',')", text);
+			break;
+		}
 		if (!split_directions(ctx, o, v.postfix, lists, &buf, err)) {
 			ok = false;
 			break;

@@ -2,7 +2,7 @@
 # Description: a job's files, offsets, directions and sizes are fio's own,
 # one for one. fio 3.33 draws a random offset, a mixed job's direction
 # (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size,
-# a random next file and a zipf, pareto or normal rank each from a
+# a random next file, a zipf, pareto or normal rank and a zone each from a
 # Tausworthe generator of its own, seeded by the job's thread
 # number and randseed, takes the next free block of its random map when
 # the one drawn is used, draws the size after the offset and cuts it
@@ -55,7 +55,10 @@ rw=randread random_distribution=zipf:1.2
 rw=randread random_distribution=pareto:0.3:0.7
 rw=randread random_distribution=normal:10
 rw=randrw random_distribution=zipf:1.1 nrfiles=2
-rw=randread random_distribution=zipf:1.2 randrepeat=0 randseed=5'
+rw=randread random_distribution=zipf:1.2 randrepeat=0 randseed=5
+rw=randread random_distribution=zoned:60/10:30/20:10/70
+rw=randrw random_distribution=zoned_abs:60/4m:30/8m:10/4m
+rw=randread random_distribution=zoned:60/10:30/20:10/70 randrepeat=0 randseed=3'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -215,6 +215,9 @@ static void seed_generators(struct fio_thread *td, bool first)
 	fio_taus_seed(&td->rwmix,
 		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
 		      false);
+	fio_taus_seed(&td->zone_rand,
+		      fio_taus_job_seed(o, FIO_TAUS_ZONE, n, first ? sim_rng_next(rng) : 0),
+		      false);
 	fio_taus_seed(&td->file_rand,
 		      fio_taus_job_seed(o, FIO_TAUS_FILE, n, first ? sim_rng_next(rng) : 0),
 		      use64);
@@ -343,6 +346,44 @@ static uint64_t last_block(const struct fio_file *f, const struct job_options *o
 	return MAX(room / o->ba[d], 1);
 }
 
+/*
+ * fio's __get_next_rand_offset_zoned and _zoned_abs: a percentage from
+ * the zone generator picks the zone whose access share covers it (fio's
+ * zone_state_index), the offsets' generator a block inside the zone.
+ * False where fio's fill fails: a zoned_abs zone past the region.
+ */
+static bool pick_zoned(struct fio_thread *td, const struct fio_file *f,
+		       enum fio_ddir d, uint64_t *b)
+{
+	const struct job_options *o = td->o;
+	const struct fio_zone_split *z = o->zones[d];
+	uint64_t lastb = last_block(f, o, d), size_before = 0;
+	unsigned nz = o->zones_nr[d], v, access_before = 0, perc_before = 0, i = 0;
+
+	if (!nz) {
+		*b = fio_taus_block(&td->offsets, lastb);
+		return true;
+	}
+	v = percent_draw(&td->zone_rand);
+	while (i + 1 < nz && v > access_before + z[i].access_perc) {
+		access_before += z[i].access_perc;
+		perc_before += z[i].size_perc;
+		size_before += z[i].size;
+		i++;
+	}
+	if (o->random_distribution == FIO_RAND_ZONED_ABS) {
+		uint64_t start = size_before / o->ba[d];
+		uint64_t end = (size_before + z[i].size) / o->ba[d];
+		if (end > lastb)
+			return false;
+		*b = start + fio_taus_block(&td->offsets, end - start);
+		return true;
+	}
+	*b = perc_before * lastb / 100 +
+	     fio_taus_block(&td->offsets, lastb * z[i].size_perc / 100);
+	return true;
+}
+
 static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
@@ -353,11 +394,16 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	 * block size). */
 	uint64_t align = o->ba[d];
 
-	if (o->random_distribution != FIO_RAND_UNIFORM) {
-		/* Drawn from the distribution; fio keeps no random map for
-		 * these, so a pass never ends. */
-		*rel = fio_rand_next(&f->rand[fio_rand_per_direction(o->random_distribution) ?
-					     d : FIO_DDIR_READ], &td->comp.rng) * align;
+	/* fio keeps no random map for the distributions, so a pass never
+	 * ends */
+	if (o->random_distribution == FIO_RAND_ZONED ||
+	    o->random_distribution == FIO_RAND_ZONED_ABS) {
+		uint64_t b;
+		if (!pick_zoned(td, f, d, &b))
+			return false;
+		*rel = b * align;
+	} else if (o->random_distribution != FIO_RAND_UNIFORM) {
+		*rel = fio_rand_next(&f->rand) * align;
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
@@ -2297,7 +2343,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->block_size = MIN(min_bs, f->rand_span);
 			f->nblocks = MAX(f->rand_span / min_bs, 1u);
 		}
-		if (o->random_distribution != FIO_RAND_UNIFORM) {
+		if (o->random_distribution != FIO_RAND_UNIFORM &&
+		    o->random_distribution != FIO_RAND_ZONED &&
+		    o->random_distribution != FIO_RAND_ZONED_ABS) {
 			/* __init_rand_distribution: ranges of the smaller of the
 			 * read and write block over the region, one state per
 			 * file, seeded by its name (or the offsets' seed) */
@@ -2307,10 +2355,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			uint32_t seed = o->randrepeat ?
 				fio_rand_file_seed(fio_names->pdata[i], td->index + 1) :
 				(uint32_t)td->block_seed;
-			for (int d = 0; d < FIO_DDIR_COUNT; d++)
-				fio_rand_init(&f->rand[d], o, d,
-					      fio_rand_per_direction(o->random_distribution) ?
-					      f->nblocks : nranges, min_bs, seed);
+			fio_rand_init(&f->rand, o, nranges, seed);
 		}
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
 		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)

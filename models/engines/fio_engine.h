@@ -44,7 +44,7 @@ struct fio_file {
 	/* sequential position in the region, and the offset of the last
 	 * I/O, per direction (fio's last_pos, last_start) */
 	uint64_t pos[FIO_DDIR_COUNT];
-	struct fio_rand rand[FIO_DDIR_COUNT];	/* random_distribution */
+	struct fio_rand rand;	/* zipf, pareto, normal */
 	uint64_t last_start[FIO_DDIR_COUNT];
 	uint64_t zone_origin;	/* region_start before any strided zone */
 	uint64_t rand_span;	/* bytes random offsets range over */
@@ -110,11 +110,12 @@ struct fio_thread {
 	/* fio's generators: of uniform random offsets (random_state), of
 	 * the direction of a mixed job (rwmix_state) and of percentage_random
 	 * per direction (seq_rand_state), of block sizes per direction
-	 * (bsrange_state), of the next file (next_file_state); whether a
+	 * (bsrange_state), of the next file (next_file_state), of the zone
+	 * of a zoned distribution (zone_state); whether a
 	 * new loop seeds the
 	 * offsets' as tausworthe64 */
 	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
-		bs_rand[FIO_DDIR_COUNT], file_rand;
+		bs_rand[FIO_DDIR_COUNT], file_rand, zone_rand;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool offsets_reseed64;
 	uint64_t block_seed;	/* the offsets' first seed (fio's FIO_RAND_BLOCK_OFF) */

@@ -1,9 +1,8 @@
 /*
  * fio's random_distribution: the block a random I/O picks.
  *
- * Stands for fio 3.33's lib/zipf.c, lib/gauss.c, filesetup.c's
- * __init_rand_distribution and the zoned cases of io_u.c's
- * get_next_rand_offset:
+ * Stands for fio 3.33's lib/zipf.c, lib/gauss.c and filesetup.c's
+ * __init_rand_distribution:
  *   zipf:THETA[:CENTER]   block ranks Zipf-distributed with exponent
  *                         THETA, drawn by the method of Gray et al.
  *                         ("Quickly generating billion-record synthetic
@@ -13,18 +12,15 @@
  *                         uniform u: H = 0.2 gives the 80/20 rule
  *   normal:SIGMA[:CENTER] the mean of twelve uniform draws over the file,
  *                         moved by up to +-SIGMA/2 percent of it
- *   zoned:A/S:...         A percent of the I/Os go to the next S percent of
- *                         the file (zoned_abs: S bytes), uniform inside
- * zipf, pareto and normal are fio's own numbers: each file draws from a
+ * They are fio's own numbers: each file draws from a
  * Tausworthe generator of its own (fio_taus.h), seeded by a hash of its
  * name times the job's thread number (under randrepeat=0, by the offsets'
  * seed), u is r / 2^32-1 as fio divides, and every rank is scattered by
  * fio's 64-bit golden-ratio multiplication before it is moved by rand_off
  * (the generator's first output, or CENTER times the ranges: fio
  * scatters a centered distribution too, so the center moves hashed ranks,
- * not a hot spot). The zoned ones draw from the job's stream: their law
- * is fio's, the numbers are not. fio keeps no random map with these, nor
- * does the model.
+ * not a hot spot). fio keeps no random map with these, nor does the
+ * model. The zoned distributions are fio.c's (pick_zoned).
  *
  * Parameters: the job's random_distribution.
  */
@@ -92,22 +88,13 @@ uint32_t fio_rand_file_seed(const char *fio_name, unsigned thread_number)
 	       thread_number;
 }
 
-bool fio_rand_per_direction(enum fio_rand_dist kind)
-{
-	return kind == FIO_RAND_ZONED || kind == FIO_RAND_ZONED_ABS;
-}
-
 void fio_rand_init(struct fio_rand *r, const struct job_options *o,
-		   enum fio_ddir d, uint64_t n, uint64_t block_size, uint32_t seed)
+		   uint64_t n, uint32_t seed)
 {
 	*r = (struct fio_rand){
 		.kind = o->random_distribution, .n = n ? n : 1,
 		.param = o->rand_param,
-		.zones = o->zones[d], .nzones = o->zones_nr[d],
-		.block_size = block_size ? block_size : 1,
 	};
-	if (fio_rand_per_direction(r->kind))
-		return;
 	fio_taus_seed(&r->t, seed, false);
 	if (r->kind == FIO_RAND_NORMAL) {
 		/* gauss_init: no draw for rand_off; a center below the middle
@@ -176,43 +163,15 @@ static uint64_t normal_rank(struct fio_rand *r)
 	return sum;
 }
 
-static uint64_t zoned_block(const struct fio_rand *r, struct sim_rng *rng)
-{
-	unsigned pick = (unsigned)sim_rng_below(rng, 100), acc = 0;
-	uint64_t start = 0;
-
-	for (unsigned i = 0; i < r->nzones; i++) {
-		const struct fio_zone_split *z = &r->zones[i];
-		uint64_t len = r->kind == FIO_RAND_ZONED_ABS ? z->size / r->block_size :
-			       r->n * z->size_perc / 100;
-		len = MAX(MIN(len, r->n - MIN(start, r->n)), 1u);
-		acc += z->access_perc;
-		if (pick < acc || i + 1 == r->nzones)
-			return MIN(start + sim_rng_below(rng, len), r->n - 1);
-		start += len;
-	}
-	return sim_rng_below(rng, r->n);
-}
-
-uint64_t fio_rand_next(struct fio_rand *r, struct sim_rng *rng)
+uint64_t fio_rand_next(struct fio_rand *r)
 {
 	uint64_t rank;
 
-	switch (r->kind) {
-	case FIO_RAND_ZIPF:
+	if (r->kind == FIO_RAND_ZIPF)
 		rank = zipf_rank(r);
-		break;
-	case FIO_RAND_PARETO:
+	else if (r->kind == FIO_RAND_PARETO)
 		rank = (uint64_t)((double)(r->n - 1) * pow(unit(&r->t), r->pareto_pow));
-		break;
-	case FIO_RAND_NORMAL:
+	else
 		rank = normal_rank(r);
-		break;
-	case FIO_RAND_ZONED:
-	case FIO_RAND_ZONED_ABS:
-		return zoned_block(r, rng);
-	default:
-		return sim_rng_below(rng, r->n);
-	}
 	return (rank * GOLDEN_RATIO_64 + r->rand_off) % r->n;
 }

@@ -27,6 +27,7 @@ enum fio_taus_purpose {
 	FIO_TAUS_FILE = 5,		/* file_service_type=random */
 	FIO_TAUS_OFFSET = 6,		/* the block of a uniform random I/O */
 	FIO_TAUS_SEQ_RAND_READ = 10,	/* percentage_random (every direction's) */
+	FIO_TAUS_ZONE = 16,		/* the zone of zoned, zoned_abs */
 };
 
 /* fio's seed of the generator for purpose p of job thread_number (1 for
