@@ -2,7 +2,8 @@
 # Description: a job's files, offsets, directions and sizes are fio's own,
 # one for one. fio 3.33 draws a random offset, a mixed job's direction
 # (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size,
-# a random next file, a zipf, pareto or normal rank and a zone each from a
+# a random next file, a file's size (filesize=LOW-HIGH), a zipf, pareto or
+# normal rank and a zone each from a
 # Tausworthe generator of its own, seeded by the job's thread
 # number and randseed, takes the next free block of its random map when
 # the one drawn is used, draws the size after the offset and cuts it
@@ -58,7 +59,10 @@ rw=randrw random_distribution=zipf:1.1 nrfiles=2
 rw=randread random_distribution=zipf:1.2 randrepeat=0 randseed=5
 rw=randread random_distribution=zoned:60/10:30/20:10/70
 rw=randrw random_distribution=zoned_abs:60/4m:30/8m:10/4m
-rw=randread random_distribution=zoned:60/10:30/20:10/70 randrepeat=0 randseed=3'
+rw=randread random_distribution=zoned:60/10:30/20:10/70 randrepeat=0 randseed=3
+rw=randread nrfiles=3 filesize=1m-10m
+rw=read nrfiles=3 filesize=1m-10m file_service_type=random
+rw=randread nrfiles=3 filesize=1m-10m size=16m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)
@@ -68,7 +72,9 @@ trap 'rm -rf "$out"' EXIT
 jobfile() {
 	log=$1
 	shift
-	printf '[global]\nioengine=null\nsize=16m\nbs=4k\n[first]\nrw=read\nsize=64k\n[j]\n'
+	printf '[global]\nioengine=null\nbs=4k\n[first]\nrw=read\nsize=64k\n[j]\n'
+	# 16 MiB unless the case sizes its files itself
+	case "$*" in *filesize=*) ;; *) printf 'size=16m\n' ;; esac
 	printf '%s\n' "$@"
 	printf 'write_iolog=%s\n' "$log"
 }

@@ -215,6 +215,9 @@ static void seed_generators(struct fio_thread *td, bool first)
 	fio_taus_seed(&td->rwmix,
 		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
 		      false);
+	fio_taus_seed(&td->file_size_rand,
+		      fio_taus_job_seed(o, FIO_TAUS_FILE_SIZE, n, first ? sim_rng_next(rng) : 0),
+		      use64);
 	fio_taus_seed(&td->zone_rand,
 		      fio_taus_job_seed(o, FIO_TAUS_ZONE, n, first ? sim_rng_next(rng) : 0),
 		      false);
@@ -2243,6 +2246,21 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 	return true;
 }
 
+/* fio's get_rand_file_size: filesize=LOW-HIGH gives each file a size
+ * from LOW up to HIGH, drawn by the job's file size generator, down to a
+ * multiple of the smallest block of any direction. */
+static uint64_t rand_file_size(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	uint64_t min_bs = MIN(o->min_bs[FIO_DDIR_READ],
+			      MIN(o->min_bs[FIO_DDIR_WRITE], o->min_bs[FIO_DDIR_TRIM]));
+	uint64_t size = o->file_size_low +
+			fio_taus_block(&td->file_size_rand,
+				       o->file_size_high - o->file_size_low);
+
+	return size - size % min_bs;
+}
+
 /* fio's get_start_offset: offset=, or offset=N% of the file rounded up
  * to the smallest block, plus offset_increment for each clone before. */
 static uint64_t region_start(const struct fio_thread *td, uint64_t file_size,
@@ -2288,7 +2306,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		struct fio_file *f = &td->files[i];
-		uint64_t want = o->file_size_low ? o->file_size_low : per_file;
+		/* filesize=LOW-HIGH draws a size per file when size= is not
+		 * given; with size=, fio 3.33 gave each of 3 files size/3
+		 * (null engine), which the model follows */
+		uint64_t want = per_file;
+		if (o->file_size_low && o->file_size_high == o->file_size_low)
+			want = o->file_size_low;
+		else if (o->file_size_low && !o->size)
+			want = rand_file_size(td);
 		struct system_open_args a = {
 			.path = names->pdata[i],
 			.direct = o->direct,

@@ -111,11 +111,12 @@ struct fio_thread {
 	 * the direction of a mixed job (rwmix_state) and of percentage_random
 	 * per direction (seq_rand_state), of block sizes per direction
 	 * (bsrange_state), of the next file (next_file_state), of the zone
-	 * of a zoned distribution (zone_state); whether a
+	 * of a zoned distribution (zone_state), of file sizes
+	 * (file_size_state); whether a
 	 * new loop seeds the
 	 * offsets' as tausworthe64 */
 	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
-		bs_rand[FIO_DDIR_COUNT], file_rand, zone_rand;
+		bs_rand[FIO_DDIR_COUNT], file_rand, zone_rand, file_size_rand;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool offsets_reseed64;
 	uint64_t block_seed;	/* the offsets' first seed (fio's FIO_RAND_BLOCK_OFF) */
