@@ -62,7 +62,9 @@ rw=randrw random_distribution=zoned_abs:60/4m:30/8m:10/4m
 rw=randread random_distribution=zoned:60/10:30/20:10/70 randrepeat=0 randseed=3
 rw=randread nrfiles=3 filesize=1m-10m
 rw=read nrfiles=3 filesize=1m-10m file_service_type=random
-rw=randread nrfiles=3 filesize=1m-10m size=16m'
+rw=randread nrfiles=3 filesize=1m-10m size=16m
+rw=read filesize=1m offset=256k
+rw=randread nrfiles=2 filesize=1m-4m offset=64k'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -2310,21 +2310,33 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		 * given; with size=, fio 3.33 gave each of 3 files size/3
 		 * (null engine), which the model follows */
 		uint64_t want = per_file;
-		if (o->file_size_low && o->file_size_high == o->file_size_low)
-			want = o->file_size_low;
-		else if (o->file_size_low && !o->size)
-			want = rand_file_size(td);
+		bool sized = o->file_size_low &&
+			     (o->file_size_high == o->file_size_low || !o->size);
+		if (sized)
+			want = o->file_size_high == o->file_size_low ?
+			       o->file_size_low : rand_file_size(td);
+		/* filesize= is the file's size, offset= inside it; size= is
+		 * the region's, after offset= (fio's setup_files: io_size =
+		 * filesize - file_offset, or size / nrfiles) */
 		struct system_open_args a = {
 			.path = names->pdata[i],
 			.direct = o->direct,
 			/* fio lays out a file it creates: written when the job
 			 * reads it or asks overwrite=1, else fallocated. */
-			.create_size = want + o->offset,
+			.create_size = sized ? want : want + o->offset,
 			.create_written = !writes || o->overwrite || o->pre_read,
 			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
 		};
 		f->path = g_strdup(names->pdata[i]);
-		if (o->ioengine == FIO_ENGINE_NULL) {
+		if (o->ioengine == FIO_ENGINE_NULL && sized) {
+			f->f = NULL;
+			f->region_start = region_start(td, want, min_bs);
+			if (want <= f->region_start)
+				return refuse(job, "offset", err,
+					      "the offset is past the end of a file of "
+					      "filesize bytes");
+			f->io_size = want - f->region_start;
+		} else if (o->ioengine == FIO_ENGINE_NULL) {
 			f->f = NULL;
 			f->io_size = want ? want : 1ull << 30;
 			f->region_start = region_start(td, f->io_size, min_bs);
@@ -2346,7 +2358,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 				return false;
 			}
 			uint64_t avail = f->f->size - o->offset;
-			f->io_size = want && want < avail ? want : avail;
+			f->io_size = want && want < avail && !sized ? want : avail;
 			/* setup_files: size=N% of the file, up to its end,
 			 * whole smallest blocks. */
 			if (o->size_percent && o->size_percent != 100) {
