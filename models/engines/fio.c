@@ -197,39 +197,33 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
  * than 2^32 blocks has switched an unchosen generator to 64 bits
  * (check_rand_gen_limits). The others are 32-bit whatever
  * random_generator says. */
+/* The seed of the job's generator for purpose p; at set-up, where fio
+ * would seed from /dev/urandom, one from the job's stream. */
+static uint64_t job_seed(struct fio_thread *td, enum fio_taus_purpose p, bool first)
+{
+	return fio_taus_job_seed(td->o, p, td->index + 1,
+				 first ? sim_rng_next(&td->comp.rng) : 0);
+}
+
 static void seed_generators(struct fio_thread *td, bool first)
 {
 	const struct job_options *o = td->o;
-	unsigned n = td->index + 1;
-	struct sim_rng *rng = &td->comp.rng;
-
 	bool use64 = o->random_generator == FIO_RANDGEN_TAUSWORTHE64 ||
 		     td->offsets_reseed64;
-
-	uint64_t block_seed = fio_taus_job_seed(o, FIO_TAUS_OFFSET, n,
-						first ? sim_rng_next(rng) : 0);
+	uint64_t block_seed = job_seed(td, FIO_TAUS_OFFSET, first);
 
 	if (first)
 		td->block_seed = block_seed;
 	fio_taus_seed(&td->offsets, block_seed, use64);
-	fio_taus_seed(&td->rwmix,
-		      fio_taus_job_seed(o, FIO_TAUS_RWMIX, n, first ? sim_rng_next(rng) : 0),
-		      false);
-	fio_taus_seed(&td->file_size_rand,
-		      fio_taus_job_seed(o, FIO_TAUS_FILE_SIZE, n, first ? sim_rng_next(rng) : 0),
-		      use64);
-	fio_taus_seed(&td->zone_rand,
-		      fio_taus_job_seed(o, FIO_TAUS_ZONE, n, first ? sim_rng_next(rng) : 0),
-		      false);
-	fio_taus_seed(&td->file_rand,
-		      fio_taus_job_seed(o, FIO_TAUS_FILE, n, first ? sim_rng_next(rng) : 0),
-		      use64);
+	fio_taus_seed(&td->rwmix, job_seed(td, FIO_TAUS_RWMIX, first), false);
+	fio_taus_seed(&td->file_size_rand, job_seed(td, FIO_TAUS_FILE_SIZE, first), use64);
+	fio_taus_seed(&td->zone_rand, job_seed(td, FIO_TAUS_ZONE, first), false);
+	fio_taus_seed(&td->file_rand, job_seed(td, FIO_TAUS_FILE, first), use64);
 	/* block sizes: a verifying job's writes take the reads' seed, a
 	 * trimwrite's trims the writes' */
 	uint64_t bs_seed[FIO_DDIR_COUNT];
 	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
-		bs_seed[d] = fio_taus_job_seed(o, FIO_TAUS_BS + d, n,
-					       first ? sim_rng_next(rng) : 0);
+		bs_seed[d] = job_seed(td, FIO_TAUS_BS + d, first);
 	if (o->verify != FIO_VERIFY_NONE)
 		bs_seed[FIO_DDIR_WRITE] = bs_seed[FIO_DDIR_READ];
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE))
@@ -237,8 +231,7 @@ static void seed_generators(struct fio_thread *td, bool first)
 	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
 		fio_taus_seed(&td->bs_rand[d], bs_seed[d], use64);
 	/* fio seeds each direction's from the reads' seed */
-	uint64_t seq_seed = fio_taus_job_seed(o, FIO_TAUS_SEQ_RAND_READ, n,
-					      first ? sim_rng_next(rng) : 0);
+	uint64_t seq_seed = job_seed(td, FIO_TAUS_SEQ_RAND_READ, first);
 	for (unsigned d = 0; d < FIO_DDIR_COUNT; d++)
 		fio_taus_seed(&td->seq_rand[d], seq_seed, false);
 }
