@@ -191,12 +191,6 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 	memset(f->pos, 0, sizeof(f->pos));
 }
 
-/* fio's generators of the job, seeded as td_fill_rand_seeds seeds them:
- * at set-up (first, where fio would seed from /dev/urandom, from the
- * job's stream) and for each loop under randrepeat, when a file of more
- * than 2^32 blocks has switched an unchosen generator to 64 bits
- * (check_rand_gen_limits). The others are 32-bit whatever
- * random_generator says. */
 /* The seed of the job's generator for purpose p; at set-up, where fio
  * would seed from /dev/urandom, one from the job's stream. */
 static uint64_t job_seed(struct fio_thread *td, enum fio_taus_purpose p, bool first)
@@ -205,6 +199,11 @@ static uint64_t job_seed(struct fio_thread *td, enum fio_taus_purpose p, bool fi
 				 first ? sim_rng_next(&td->comp.rng) : 0);
 }
 
+/* fio's generators of the job, seeded as td_fill_rand_seeds seeds them:
+ * at set-up (first) and for each loop under randrepeat, when a file of
+ * more than 2^32 blocks has switched an unchosen generator to 64 bits
+ * (check_rand_gen_limits). The rwmix, zone and percentage_random ones
+ * are 32-bit whatever random_generator says. */
 static void seed_generators(struct fio_thread *td, bool first)
 {
 	const struct job_options *o = td->o;
@@ -329,8 +328,6 @@ static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
 	return true;
 }
 
-/* A random offset in f for a bs-sized I/O in direction d, relative to the
- * region, or false at the end of a pass. */
 /* fio's last_block: the multiples of blockalign that leave room for the
  * smallest block, the number a uniform pick draws from. */
 static uint64_t last_block(const struct fio_file *f, const struct job_options *o,
@@ -380,6 +377,8 @@ static bool pick_zoned(struct fio_thread *td, const struct fio_file *f,
 	return true;
 }
 
+/* A random offset in f for a bs-sized I/O in direction d, relative to the
+ * region, or false at the end of a pass. */
 static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			enum fio_ddir d, uint64_t bs, uint64_t *rel)
 {
@@ -2096,6 +2095,14 @@ static bool check_modelled(const struct job *job, GError **err)
 	return true;
 }
 
+/* A file name as fio spells it: add_file puts directory= and a
+ * separator before the name as given. */
+static char *fio_spelling(const struct job_options *o, const char *name)
+{
+	return o->directory ? g_strdup_printf("%s/%s", o->directory, name) :
+			      g_strdup(name);
+}
+
 /* fio's file names: filename= (':'-separated, '\:' escaped), else
  * filename_format ($jobname.$jobnum.$filenum) in directory=; into
  * fio_names the same as fio spells them (add_file: directory=, a
@@ -2117,9 +2124,7 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum,
 					g_ptr_array_add(names, g_str_has_prefix(cur->str, "/") ?
 							g_strdup(cur->str) :
 							g_canonicalize_filename(cur->str, "/"));
-					g_ptr_array_add(fio_names, o->directory ?
-							g_strdup_printf("%s/%s", o->directory, cur->str) :
-							g_strdup(cur->str));
+					g_ptr_array_add(fio_names, fio_spelling(o, cur->str));
 				}
 				g_string_truncate(cur, 0);
 				if (!*p)
@@ -2148,9 +2153,7 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum,
 					g_string_append_c(s, *p++);
 				}
 			}
-			g_ptr_array_add(fio_names, o->directory ?
-					g_strdup_printf("%s/%s", o->directory, s->str) :
-					g_strdup(s->str));
+			g_ptr_array_add(fio_names, fio_spelling(o, s->str));
 			/* The simulated fio runs in "/": relative directories
 			 * start there. */
 			char *name = o->directory ?
@@ -2365,12 +2368,10 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
 		f->zone_origin = f->region_start;
 		f->rand_span = f->io_size;
-		f->block_size = MIN(min_bs, f->rand_span);
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
 		if (o->zone_strided) {
 			td->zone_range = o->zone_range ? o->zone_range : o->zone_size;
 			f->rand_span = MIN(td->zone_range, f->io_size);
-			f->block_size = MIN(min_bs, f->rand_span);
 			f->nblocks = MAX(f->rand_span / min_bs, 1u);
 		}
 		if (o->random_distribution != FIO_RAND_UNIFORM &&

@@ -37,8 +37,7 @@ struct fio_file {
 	char *path;
 	uint64_t region_start;	/* offset= */
 	uint64_t io_size;	/* bytes of the region the job uses */
-	uint64_t nblocks;	/* of the smallest block size, block_size */
-	uint64_t block_size;
+	uint64_t nblocks;	/* of the smallest block size: the map's */
 	struct fio_randmap map;	/* uniform random picks: blocks used */
 	uint64_t perm_a, perm_c, perm_i;	/* lfsr: order of this pass */
 	/* sequential position in the region, and the offset of the last

@@ -32,11 +32,11 @@
  * writer sleeps until it is in; past the end of the file, or over a hole
  * or unwritten extent, the block is zeroed instead.
  *
- * Left out: readahead's large folios (ra->order), mmap; a write that must read both
- * its first and last folio reads them one after the other, as iomap does
- * (buffer heads would read them together); a write that must not block
- * (IOCB_NOWAIT) gives up before copying anything, where iomap first
- * copies into the folios before the one to read.
+ * Left out: readahead's large folios (ra->order), mmap; a write that must
+ * read both its first and last folio reads them one after the other, as
+ * iomap does (buffer heads would read them together); a write that must
+ * not block (IOCB_NOWAIT) gives up before copying anything, where iomap
+ * first copies into the folios before the one to read.
  */
 #include <glib.h>
 
@@ -249,13 +249,12 @@ static uint64_t ra_max(const struct sfile *file, const struct mapping *m)
  * of the reader with the marker on the first of them (ra_submit,
  * page_cache_ra_order). The mapping's folios are of one size: Linux 6.18
  * goes the way of a mapping without large folios, which resets ra->order
- * and reads order-0 folios (do_page_cache_ra). */
+ * to 0 and reads order-0 folios (do_page_cache_ra). */
 static void ra_submit(struct xctx *x, struct sfile *file, struct inode *ino,
 		      struct io_trace *tr)
 {
 	struct file_ra_state *ra = &file->ra;
 
-	ra->order = 0;
 	ra_read(x, ino, ra->start, ra->size, ra->async_size, tr);
 }
 
@@ -313,8 +312,10 @@ static void sync_ra(struct xctx *x, struct sfile *file, struct inode *ino,
  * window, larger; else (another stream moved the state) the window
  * starts at the first folio not cached after f, as large as the next
  * after what is cached up to there. The window's end is rounded down to
- * a multiple of 1 << ra->order (raised by 2, as for a folio order), and
- * all of it is ahead. The reader does not wait for it. */
+ * a multiple of 1 << ra->order, which page_cache_async_ra raises by 2
+ * from the 0 every submission leaves it at here (ra_submit): 4 folios, at
+ * most the largest window's alignment. All of it is ahead. The reader
+ * does not wait for it. */
 static void async_ra(struct xctx *x, struct sfile *file, struct inode *ino,
 		     struct folio *f, uint64_t req)
 {
@@ -339,9 +340,7 @@ static void async_ra(struct xctx *x, struct sfile *file, struct inode *ino,
 		ra->start = start;
 		ra->size = next_ra_size(start - index + req, max);
 	}
-	ra->order += 2;
-	uint64_t align = UINT64_C(1) << MIN(ra->order,
-					    (unsigned)__builtin_ctzll(max));
+	uint64_t align = UINT64_C(1) << MIN(2u, (unsigned)__builtin_ctzll(max));
 	uint64_t end = ra->start + ra->size, aligned = end / align * align;
 
 	if (aligned > ra->start)

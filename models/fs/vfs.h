@@ -153,7 +153,6 @@ enum fadvise_advice {
  * bytes (UINT64_MAX, as -1: none yet). */
 struct file_ra_state {
 	uint64_t start, size, async_size;
-	unsigned order;
 	uint64_t prev_pos;
 };
 
