@@ -2102,7 +2102,7 @@ const struct fio_option_def fio_option_defs[] = {
 		.name = "directory", .type = FOPT_STR_STORE,
 		.support = FOPT_MODELLED, .field = FIELD_STR,
 		.off = OFF(directory),
-		.help = "Directory prefix of the job's files (':'-separated list allowed)",
+		.help = "Directory of the job's files; in a ':'-separated list, clone N takes entry N modulo its length",
 	},
 	{
 		.name = "filename_format", .type = FOPT_STR_STORE,

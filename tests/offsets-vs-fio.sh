@@ -9,7 +9,8 @@
 # the one drawn is used, draws the size after the offset and cuts it
 # short at a block already done, and keeps a sequential position per
 # direction; storsim does the same
-# (models/engines/fio_taus.c, fio.c). Each case runs with the null engine
+# (models/engines/fio_taus.c, fio.c), and names its files as fio does
+# (directory=, a list of them, with filename=). Each case runs with the null engine
 # after a short sequential job, so that the job compared is fio's thread
 # 2, and the file, direction, offset and length of each I/O that fio
 # 3.33's write_iolog records must equal storsim's, in order (storsim
@@ -64,11 +65,17 @@ rw=randread nrfiles=3 filesize=1m-10m
 rw=read nrfiles=3 filesize=1m-10m file_service_type=random
 rw=randread nrfiles=3 filesize=1m-10m size=16m
 rw=read filesize=1m offset=256k
-rw=randread nrfiles=2 filesize=1m-4m offset=64k'
+rw=randread nrfiles=2 filesize=1m-4m offset=64k
+rw=randread directory=d1
+rw=randread filename=f directory=d1 random_distribution=zipf:1.2
+rw=randread directory=d2:d1 random_distribution=zipf:1.2
+rw=randread filename=f:/abs/g directory=d1 random_distribution=zipf:1.2'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+# relative directory= entries are looked up from here by fio
+cd "$out" && mkdir d1 d2 || exit 1
 
 # jobfile LOG OPTION...: the job file of a case, logging to LOG
 jobfile() {
@@ -82,9 +89,9 @@ jobfile() {
 }
 
 # offsets LOG: file, direction, offset and length of each read or write
-# in an iolog v3
+# in an iolog v3 (fio spells directory=d1 filename=/x as d1//x)
 offsets() {
-	awk '$3 == "read" || $3 == "write" { sub("^/", "", $2); print $2, $3, $4, $5 }' "$1"
+	awk '$3 == "read" || $3 == "write" { sub("^/", "", $2); gsub("//", "/", $2); print $2, $3, $4, $5 }' "$1"
 }
 
 printf '%s\n' "$cases" | while read -r opts; do

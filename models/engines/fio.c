@@ -2095,18 +2095,58 @@ static bool check_modelled(const struct job *job, GError **err)
 	return true;
 }
 
-/* A file name as fio spells it: add_file puts directory= and a
- * separator before the name as given. */
-static char *fio_spelling(const struct job_options *o, const char *name)
+/* A list option as fio's get_next_str splits it: ':'-separated, '\:'
+ * a colon, empty entries skipped. */
+static GPtrArray *fio_str_list(const char *s)
 {
-	return o->directory ? g_strdup_printf("%s/%s", o->directory, name) :
-			      g_strdup(name);
+	GPtrArray *list = g_ptr_array_new_with_free_func(g_free);
+	GString *cur = g_string_new(NULL);
+
+	for (const char *p = s; ; p++) {
+		if (*p == '\\' && p[1] == ':') {
+			g_string_append_c(cur, ':');
+			p++;
+		} else if (*p == ':' || *p == '\0') {
+			if (cur->len)
+				g_ptr_array_add(list, g_strdup(cur->str));
+			g_string_truncate(cur, 0);
+			if (!*p)
+				break;
+		} else {
+			g_string_append_c(cur, *p);
+		}
+	}
+	g_string_free(cur, TRUE);
+	return list;
 }
 
-/* fio's file names: filename= (':'-separated, '\:' escaped), else
- * filename_format ($jobname.$jobnum.$filenum) in directory=; into
- * fio_names the same as fio spells them (add_file: directory=, a
- * separator, the name as given), which seed the random distributions. */
+/* The directory= entry the files of clone jobnum go into (fio's
+ * set_name_idx: entry jobnum modulo their number); NULL without one. */
+static char *job_directory(const struct job_options *o, unsigned jobnum)
+{
+	if (!o->directory)
+		return NULL;
+	g_autoptr(GPtrArray) dirs = fio_str_list(o->directory);
+	return dirs->len ? g_strdup(g_ptr_array_index(dirs, jobnum % dirs->len)) :
+			   NULL;
+}
+
+/* Add a file as fio's add_file names it: the directory, a separator and
+ * the name as given, also when the name is absolute (directory=/d
+ * filename=/x is /d//x to fio). That spelling goes into fio_names, as it
+ * seeds the random distributions; the path in the simulated system, where
+ * fio runs in "/", into names. */
+static void add_file_name(GPtrArray *names, GPtrArray *fio_names,
+			  const char *dir, const char *name)
+{
+	char *spelt = dir ? g_strdup_printf("%s/%s", dir, name) : g_strdup(name);
+
+	g_ptr_array_add(names, g_canonicalize_filename(spelt, "/"));
+	g_ptr_array_add(fio_names, spelt);
+}
+
+/* fio's file names: filename= in the first directory= entry, else
+ * filename_format ($jobname.$jobnum.$filenum) in the clone's entry. */
 static GPtrArray *file_names(const struct job *job, unsigned jobnum,
 			     GPtrArray *fio_names)
 {
@@ -2114,27 +2154,13 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum,
 	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
 
 	if (o->filename) {
-		GString *cur = g_string_new(NULL);
-		for (const char *p = o->filename; ; p++) {
-			if (*p == '\\' && p[1] == ':') {
-				g_string_append_c(cur, ':');
-				p++;
-			} else if (*p == ':' || *p == '\0') {
-				if (cur->len) {
-					g_ptr_array_add(names, g_str_has_prefix(cur->str, "/") ?
-							g_strdup(cur->str) :
-							g_canonicalize_filename(cur->str, "/"));
-					g_ptr_array_add(fio_names, fio_spelling(o, cur->str));
-				}
-				g_string_truncate(cur, 0);
-				if (!*p)
-					break;
-			} else {
-				g_string_append_c(cur, *p);
-			}
-		}
-		g_string_free(cur, TRUE);
+		g_autofree char *dir = job_directory(o, 0);
+		g_autoptr(GPtrArray) given = fio_str_list(o->filename);
+		for (unsigned i = 0; i < given->len; i++)
+			add_file_name(names, fio_names, dir,
+				      g_ptr_array_index(given, i));
 	} else {
+		g_autofree char *dir = job_directory(o, jobnum);
 		const char *fmt = o->filename_format ? o->filename_format :
 				  "$jobname.$jobnum.$filenum";
 		for (unsigned i = 0; i < MAX(o->nrfiles, 1u); i++) {
@@ -2153,16 +2179,7 @@ static GPtrArray *file_names(const struct job *job, unsigned jobnum,
 					g_string_append_c(s, *p++);
 				}
 			}
-			g_ptr_array_add(fio_names, fio_spelling(o, s->str));
-			/* The simulated fio runs in "/": relative directories
-			 * start there. */
-			char *name = o->directory ?
-				     g_build_filename("/", o->directory, s->str, NULL) :
-				     g_build_filename("/", s->str, NULL);
-			char *canon = g_canonicalize_filename(name, "/");
-			g_free(name);
-			name = canon;
-			g_ptr_array_add(names, name);
+			add_file_name(names, fio_names, dir, s->str);
 			g_string_free(s, TRUE);
 		}
 	}
