@@ -1974,6 +1974,24 @@ static const struct sim_component_ops td_ops = {
 	.handle = td_handle,
 };
 
+/* A thread's start_delay. fio draws a range's once per thread, in whole
+ * microseconds, both ends included (fixup_options' rand_between), from
+ * the thread's start-delay generator. */
+static sim_time start_delay(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+	bool use64 = o->random_generator == FIO_RANDGEN_TAUSWORTHE64;
+	uint64_t lo = o->start_delay / 1000, hi = o->start_delay_high / 1000;
+	struct fio_taus gen;
+
+	if (hi <= lo)
+		return o->start_delay;
+	fio_taus_seed(&gen, job_seed(td, FIO_TAUS_START_DELAY, true), use64);
+	/* rand32_upto takes the span as 32 bits */
+	uint64_t span = use64 ? hi - lo : (uint32_t)(hi - lo);
+	return (lo + fio_taus_block(&gen, span + 1)) * 1000;
+}
+
 /* Start the threads of the next stonewall phase (those waiting for a job
  * of it, when that job is done); stop after the last phase. */
 static void start_phase(struct fio_run *r)
@@ -1984,14 +2002,9 @@ static void start_phase(struct fio_run *r)
 		unsigned ph = r->phase++;
 		for (unsigned i = 0; i < r->threads->len; i++) {
 			struct fio_thread *td = r->threads->pdata[i];
-			const struct job_options *o = td->o;
 			if (td->phase != ph)
 				continue;
-			sim_time delay = o->start_delay;
-			if (o->start_delay_high > o->start_delay)
-				delay += sim_rng_below(&td->comp.rng, o->start_delay_high -
-						       o->start_delay + 1);
-			td->start_time = sim_now(s) + delay;
+			td->start_time = sim_now(s) + start_delay(td);
 			r->running++;
 			if (!waitee_running(r, td))
 				launch(r, td);

@@ -28,6 +28,7 @@ enum fio_taus_purpose {
 	FIO_TAUS_OFFSET = 6,		/* the block of a uniform random I/O */
 	FIO_TAUS_FILE_SIZE = 7,		/* filesize=LOW-HIGH */
 	FIO_TAUS_SEQ_RAND_READ = 10,	/* percentage_random (every direction's) */
+	FIO_TAUS_START_DELAY = 13,	/* start_delay=LOW-HIGH */
 	FIO_TAUS_ZONE = 16,		/* the zone of zoned, zoned_abs */
 };
 
