@@ -1078,9 +1078,44 @@ static void put_io_u(struct fio_thread *td, struct fio_io_u *u)
 
 /* ---- what engines report ---- */
 
+/* What fio's reset_all_stats (at the ramp's end; before latency_target's
+ * final run) does to the job's cycles, besides its figures: the counts of
+ * I/Os issued and completed start again, and with them the rwmix, fsync=,
+ * thinktime_blocks and number_ios counts (thinktime's last mark stays,
+ * so the next think waits for the counts to pass it again), and so do
+ * rwmix_issues, the strided zone's bytes, last_was_sync and the rate
+ * schedule, which counts from now (td->start is reset). */
+static void reset_counts(struct fio_thread *td, sim_time now)
+{
+	memset(td->ddir_issues, 0, sizeof(td->ddir_issues));
+	td->write_issues = 0;
+	td->rw_issued = 0;
+	td->rw_completed = 0;
+	td->rwmix_issues = 0;
+	td->zone_bytes = 0;
+	td->last_was_sync = false;
+	memset(td->rate_issue_bytes, 0, sizeof(td->rate_issue_bytes));
+	memset(td->rate_next, 0, sizeof(td->rate_next));
+	td->rate_epoch = now;
+}
+
+/* fio's ramp_time_over, asked as an I/O is queued or completes: the
+ * first time after the ramp it resets the counts. */
+static void ramp_check(struct fio_thread *td, sim_time now)
+{
+	if (td->ramp_over || now < td->ramp_end)
+		return;
+	td->ramp_over = true;
+	reset_counts(td, now);
+}
+
 void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
 {
 	u->issue_time = sim_now(td->comp.sim);
+	/* io_u_queued, where an async engine's submission returns, asks
+	 * for the ramp's end too when slat is measured */
+	if (!td->eng->sync && !td->o->disable_slat && td->o->stats)
+		ramp_check(td, u->issue_time);
 	/* fio logs slat as the submission returns (io_u_queued) */
 	if (td->logs && td->stats_on && !u->sync_op &&
 	    u->start_time >= td->ramp_end)
@@ -1214,6 +1249,7 @@ static void lat_reset_stats(struct fio_thread *td)
 	sim_time now = sim_now(td->comp.sim);
 
 	td->lat_reset = false;
+	reset_counts(td, now);
 	td->ramp_end = now;
 	td->stats_on = false;
 	if (td->o->runtime)
@@ -1297,6 +1333,7 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	td->last_was_sync = u->sync_op;
 	if (res >= 0 && !u->sync_op)
 		td->rw_completed++;
+	ramp_check(td, now);
 	if (res < 0) {
 		if (!td->error)
 			td->error = (int)-res;
@@ -1370,7 +1407,9 @@ static void launch(struct fio_run *r, struct fio_thread *td)
 	const struct job_options *o = td->o;
 
 	td->start_time = MAX(td->start_time, sim_now(s));
+	td->rate_epoch = td->start_time;
 	td->ramp_end = td->start_time + o->ramp_time;
+	td->ramp_over = !o->ramp_time;
 	td->run_deadline = o->runtime ? td->ramp_end + o->runtime : 0;
 	stats_restart(td->stats, &td->stats_cfg, td->ramp_end);
 	if (td->logs)
@@ -1490,7 +1529,7 @@ static void rate_issued(struct fio_thread *td, const struct fio_io_u *u)
 static sim_time rate_wait(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
-	sim_time now = sim_now(td->comp.sim) - td->start_time;
+	sim_time now = sim_now(td->comp.sim) - td->rate_epoch;
 	enum fio_ddir d = td->next_ddir, od = d == FIO_DDIR_READ ?
 					      FIO_DDIR_WRITE : FIO_DDIR_READ;
 

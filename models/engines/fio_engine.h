@@ -189,10 +189,13 @@ struct fio_thread {
 	sim_time iolog_t0;		/* its times count from here */
 	/* rate, rate_iops (fio's rate_ddir, usec_for_io): bytes per second
 	 * per direction, bytes issued, and when the next I/O may go, in ns
-	 * since the job started (fio: rate_next_io_time, in microseconds) */
+	 * since rate_epoch (fio: rate_next_io_time, in microseconds since
+	 * td->start: the job's start, then the ramp's end) */
 	bool rated;
 	uint64_t rate_bps[FIO_DDIR_COUNT], rate_issue_bytes[FIO_DDIR_COUNT];
 	sim_time rate_next[FIO_DDIR_COUNT];
+	sim_time rate_epoch;
+	bool ramp_over;		/* fio's ramp_time_over has reset the counts */
 	bool ddir_chosen;	/* next_ddir was drawn before a rate sleep */
 	enum fio_ddir next_ddir;
 	/* thinktime (handle_thinktime): completed reads and writes, and
