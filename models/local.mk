@@ -22,6 +22,7 @@ libstorsim_a_SOURCES += \
 	models/engines/fio_engines.c models/engines/fio_rand.c models/engines/fio_rand.h \
 	models/engines/fio_randmap.c models/engines/fio_randmap.h \
 	models/engines/fio_taus.c models/engines/fio_taus.h \
+	models/engines/fio_lfsr.c models/engines/fio_lfsr.h \
 	models/engines/fio_replay.c models/engines/fio_replay.h \
 	models/engines/aio.c models/engines/aio.h \
 	models/drivers/nvme.c models/drivers/nvme.h \

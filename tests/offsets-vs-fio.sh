@@ -4,12 +4,13 @@
 # (its rwmix cycle), percentage_random's choice, a bsrange or bssplit size,
 # a random next file, a file's size (filesize=LOW-HIGH), a zipf, pareto or
 # normal rank and a zone each from a
-# Tausworthe generator of its own, seeded by the job's thread
+# Tausworthe generator of its own (random_generator=lfsr's blocks from
+# its shift register), seeded by the job's thread
 # number and randseed, takes the next free block of its random map when
 # the one drawn is used, draws the size after the offset and cuts it
 # short at a block already done, and keeps a sequential position per
 # direction; storsim does the same
-# (models/engines/fio_taus.c, fio.c), and names its files as fio does
+# (models/engines/fio_taus.c, fio_lfsr.c, fio.c), and names its files as fio does
 # (directory=, a list of them, with filename=). Each case runs with the null engine
 # after a short sequential job, so that the job compared is fio's thread
 # 2, and the file, direction, offset and length of each I/O that fio
@@ -66,6 +67,10 @@ rw=read nrfiles=3 filesize=1m-10m file_service_type=random
 rw=randread nrfiles=3 filesize=1m-10m size=16m
 rw=read filesize=1m offset=256k
 rw=randread nrfiles=2 filesize=1m-4m offset=64k
+rw=randread random_generator=lfsr
+rw=randrw random_generator=lfsr loops=2
+rw=randread random_generator=lfsr bs=6k nrfiles=2
+rw=randwrite random_generator=lfsr randrepeat=0 randseed=77
 rw=randread directory=d1
 rw=randread filename=f directory=d1 random_distribution=zipf:1.2
 rw=randread directory=d2:d1 random_distribution=zipf:1.2

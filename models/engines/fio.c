@@ -159,35 +159,14 @@ uint32_t fio_open_flags(const struct fio_thread *td)
 
 /* ---- offsets, sizes, directions ---- */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/* A new pass over f: its random map cleared; for an lfsr job, a
- * full-period affine permutation of its blocks instead, which visits each
- * once in a scrambled order with no memory per block, as fio's LFSR
- * does. */
+/* A new pass over f: its random map cleared, or for an lfsr job its
+ * register back at the offsets' seed (fio_file_reset's lfsr_reset). */
 static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 {
-	struct sim_rng *rng = &td->comp.rng;
-	uint64_t n = f->nblocks;
-
 	if (f->map.nlevels)
 		fio_randmap_clear(&f->map);
-
-	f->perm_a = 1;
-	if (n > 2)
-		do
-			f->perm_a = 1 + sim_rng_below(rng, n - 1);
-		while (gcd64(f->perm_a, n) != 1);
-	f->perm_c = n ? sim_rng_below(rng, n) : 0;
-	f->perm_i = 0;
+	if (f->lfsr_on)
+		fio_lfsr_reset(&f->lfsr, td->block_seed);
 	memset(f->pos, 0, sizeof(f->pos));
 }
 
@@ -416,11 +395,11 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			return false;
 		td->picked_from_map = true;
 	} else {
-		/* lfsr: every block once per pass, in an order fixed by the
-		 * pass's parameters, with no map */
-		if (f->perm_i >= f->nblocks)
+		/* lfsr: every block once per pass, in the register's order */
+		uint64_t b;
+		if (!fio_lfsr_next(&f->lfsr, &b))
 			return false;
-		*rel = (f->perm_a * (f->perm_i++) + f->perm_c) % f->nblocks * align;
+		*rel = b * align;
 	}
 	if (*rel + bs > f->rand_span)
 		*rel = (f->rand_span - bs) / align * align;
@@ -2460,6 +2439,17 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
 		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
 			fio_randmap_init(&f->map, f->nblocks);
+		/* init_random_map: an lfsr job's register per file, whatever
+		 * the distribution, from the offsets' seed */
+		if (fio_rw_random(o->rw) && o->random_generator == FIO_RANDGEN_LFSR) {
+			f->lfsr_on = true;
+			if (!fio_lfsr_init(&f->lfsr, f->nblocks, td->block_seed))
+				return refuse(job, "random_generator", err,
+					      "fio fails this job: its seed puts "
+					      "the LFSR of a file in its dead state "
+					      "(\"failed initializing LFSR\"); "
+					      "try another randseed");
+		}
 		if (f->nblocks > UINT32_MAX && !o->random_generator_set &&
 		    o->random_generator == FIO_RANDGEN_TAUSWORTHE)
 			td->offsets_reseed64 = true;

@@ -15,6 +15,7 @@
 #include "engines/fio.h"
 #include "fs/blkdev.h"
 #include "fs/vfs.h"
+#include "engines/fio_lfsr.h"
 #include "engines/fio_rand.h"
 #include "engines/fio_randmap.h"
 #include "engines/fio_taus.h"
@@ -39,7 +40,8 @@ struct fio_file {
 	uint64_t io_size;	/* bytes of the region the job uses */
 	uint64_t nblocks;	/* of the smallest block size: the map's */
 	struct fio_randmap map;	/* uniform random picks: blocks used */
-	uint64_t perm_a, perm_c, perm_i;	/* lfsr: order of this pass */
+	bool lfsr_on;		/* random_generator=lfsr: the order is lfsr's */
+	struct fio_lfsr lfsr;
 	/* sequential position in the region, and the offset of the last
 	 * I/O, per direction (fio's last_pos, last_start) */
 	uint64_t pos[FIO_DDIR_COUNT];
