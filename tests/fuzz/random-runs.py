@@ -66,7 +66,8 @@ OPTIONAL = [
     ("percentile_list", ["50:99"]), ("thinktime", ["10us", "1ms"]),
     ("thinktime_spin", ["5us"]), ("thinktime_blocks", ["4"]),
     ("rate_iops", ["1000", "200,100"]), ("rate", ["1m"]),
-    ("rate_process", ["poisson"]),
+    ("rate_process", ["poisson"]), ("startdelay", ["1ms-5ms"]),
+    ("number_ios", ["100"]),
 ]
 KERNEL = ["dio_caller_comp", "bio_nocopy_bvec", "iomap_per_block_dirty",
           "async_buffered_reads", "io_uring_defer_taskrun",
