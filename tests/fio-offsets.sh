@@ -8,7 +8,10 @@
 #   rw=randwrite:4      a new offset every 4th write, sequential between,
 #                       or the same offset again (rw_sequencer=identical)
 #   ba                  random offsets are multiples of blockalign
-#   random_generator    lfsr writes no block twice, even with norandommap
+#   random_generator    lfsr writes no block twice, even with norandommap;
+#                       a seed that is its register's dead state (the
+#                       third job's for a 2-block file) is refused, where
+#                       fio 3.33 fails the job ("failed initializing LFSR")
 #   randseed            moves the offsets only with randrepeat=0, as in
 #                       fio 3.33, which seeds them by the job's number;
 #                       --seed moves them only where fio would pick a
@@ -57,7 +60,7 @@ elif what == "list":
 PY
 }
 
-plan 21
+plan 22
 
 written random
 written seq --percentage_random=0
@@ -150,4 +153,9 @@ check "without wait_for they run together ($(span '') ms)" test "$(span '')" -lt
 "$STORSIM" run $job --rw=write:-4k >/dev/null 2>"$out/err"
 check "rw=write:-4k (backwards) is refused, naming rw" \
 	sh -c "test $? -eq 1 && grep -q \"option 'rw': backward sequential offsets are not modelled\" '$out/err'"
+
+check "lfsr in its dead state: the job is refused, naming random_generator" \
+	refused_job random_generator "failed initializing LFSR" '[global]' \
+	ioengine=null bs=4k size=8k rw=randread random_generator=lfsr \
+	'[a]' '[b]' '[c]'
 finish
