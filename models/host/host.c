@@ -272,16 +272,29 @@ static void *ring_grow(void *ring, size_t sz, uint32_t *head, uint32_t *tail,
 	return a;
 }
 
-/* Inline, with growth out of the way: a few pushes per I/O. */
+static void ms_push_grow(struct xctx *x, uint8_t kind, struct sim_msg msg,
+			 stage_id st);
+
+/* Inline, with growth out of the way: a few pushes per I/O. Growth is a
+ * call that nothing follows, so that the pushes that do not grow (all but
+ * a few in a run) save no registers. */
 static inline void ms_push(struct xctx *x, uint8_t kind, struct sim_msg msg,
 			   stage_id st)
 {
-	if (__builtin_expect(x->tail - x->head > x->mask, 0))
-		x->ms = ring_grow(x->ms, sizeof(*x->ms), &x->head, &x->tail,
-				  &x->mask);
+	if (__builtin_expect(x->tail - x->head > x->mask, 0)) {
+		ms_push_grow(x, kind, msg, st);
+		return;
+	}
 	x->ms[x->tail++ & x->mask] = (struct milestone){
 		.at = x->m.charged, .msg = msg, .kind = kind, .stage = st,
 	};
+}
+
+static __attribute__((noinline, cold)) void
+ms_push_grow(struct xctx *x, uint8_t kind, struct sim_msg msg, stage_id st)
+{
+	x->ms = ring_grow(x->ms, sizeof(*x->ms), &x->head, &x->tail, &x->mask);
+	ms_push(x, kind, msg, st);
 }
 
 static bool ms_empty(const struct xctx *x)
@@ -294,11 +307,23 @@ static struct milestone *ms_head(struct xctx *x)
 	return &x->ms[x->head & x->mask];
 }
 
+static void msgq_push_grow(struct msgq *q, struct sim_msg m);
+
+/* As ms_push. */
 static inline void msgq_push(struct msgq *q, struct sim_msg m)
 {
-	if (__builtin_expect(q->tail - q->head > q->mask, 0))
-		q->m = ring_grow(q->m, sizeof(*q->m), &q->head, &q->tail, &q->mask);
+	if (__builtin_expect(q->tail - q->head > q->mask, 0)) {
+		msgq_push_grow(q, m);
+		return;
+	}
 	q->m[q->tail++ & q->mask] = m;
+}
+
+static __attribute__((noinline, cold)) void msgq_push_grow(struct msgq *q,
+							   struct sim_msg m)
+{
+	q->m = ring_grow(q->m, sizeof(*q->m), &q->head, &q->tail, &q->mask);
+	msgq_push(q, m);
 }
 
 static void xctx_init(struct xctx *x, struct host *h, struct cpu *c,
