@@ -908,6 +908,23 @@ static void irq_unfold(struct cpu *c)
 	c->irq_end = 0;
 }
 
+/* A spinning task stops polling while interrupt work runs. */
+static inline void pause_spinner(struct cpu *c, sim_time now)
+{
+	if (c->curr && c->curr->state == T_SPINNING)
+		spin_pause(c->curr, now);
+}
+
+/* Execute x until its next milestone, which is not due yet. */
+static inline void run_to_next(struct cpu *c, struct xctx *x, sim_time now)
+{
+	g_assert(!ms_empty(x));
+	c->running = x;
+	c->run_start = now;
+	sim_timer_arm(c->h->sim, &c->timer,
+		      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
+}
+
 /*
  * Choose what the CPU executes next and schedule the event for its next
  * milestone. Milestones already due are delivered on the spot.
@@ -926,9 +943,11 @@ static void cpu_dispatch(struct cpu *c)
 
 		if (irq_ready(&c->hardirq, &c->irqq, st_irq_entry, p->irq_entry)) {
 			x = &c->hardirq;
+			pause_spinner(c, now);
 		} else if (irq_ready(&c->softirq, &c->softq, st_softirq_entry,
 				     p->softirq_entry)) {
 			x = &c->softirq;
+			pause_spinner(c, now);
 		} else {
 			struct task *t = c->curr;
 			/* A fully preemptible kernel switches to the woken task
@@ -973,21 +992,21 @@ static void cpu_dispatch(struct cpu *c)
 			}
 			x = &t->x;
 		}
-		if (c->curr && c->curr->state == T_SPINNING)
-			spin_pause(c->curr, now);
 		if (ms_due(x)) {
 			c->in_process = true;
 			process(c, x);
 			c->in_process = false;
 			continue;
 		}
-		if (x == &c->hardirq && irq_fold(c))
-			continue;
-		g_assert(!ms_empty(x));
-		c->running = x;
-		c->run_start = now;
-		sim_timer_arm(s, &c->timer,
-			      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
+		if (x == &c->hardirq && irq_fold(c)) {
+			/* What the next time round would come to: the
+			 * interrupted task, as irq_fold found nothing else
+			 * to run. */
+			x = &c->curr->x;
+			if (ms_due(x))
+				continue;
+		}
+		run_to_next(c, x, now);
 		return;
 	}
 }
@@ -1039,6 +1058,17 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 	c->in_process = true;
 	process(c, x);
 	c->in_process = false;
+	/* Most events end here: the running task goes on to its next
+	 * milestone, with no interrupt work and no reason to switch. That
+	 * is what cpu_dispatch would choose, without its loop; a task that
+	 * stays running left process() with its next milestone not due. */
+	struct task *t = c->curr;
+	if (t && x == &t->x && t->state == T_RUNNING && !c->need_resched &&
+	    ms_empty(&c->hardirq) && c->irqq.head == c->irqq.tail &&
+	    ms_empty(&c->softirq) && c->softq.head == c->softq.tail) {
+		run_to_next(c, x, sim_now(comp->sim));
+		return;
+	}
 	cpu_dispatch(c);
 }
 
