@@ -279,7 +279,7 @@ check_PROGRAMS += tests/bench/bench
 tests_bench_bench_SOURCES = tests/bench/bench.c
 tests_bench_bench_LDADD = $(STORSIM_LIBS)
 tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(LTO_CFLAGS)
-tests_bench_bench_LDFLAGS = $(SAN_CFLAGS) $(LTO_LDFLAGS) -Wl,--wrap=sim_run
+tests_bench_bench_LDFLAGS = $(SAN_CFLAGS) $(NOPIE_LDFLAGS) $(LTO_LDFLAGS) -Wl,--wrap=sim_run
 EXTRA_DIST += tests/bench/null-qd16.fio tests/bench/replay.fio docs/benchmarks.md
 TESTS += tests/bench-smoke.sh
 EXTRA_DIST += tests/bench-smoke.sh
