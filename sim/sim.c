@@ -24,8 +24,9 @@ void sim_component_init(struct sim *s, struct sim_component *c,
 uint64_t sim_run(struct sim *s, sim_time until)
 {
 	struct evq *q = &s->q;
-	uint64_t ran = 0;
 
+	s->ran = 0;
+	s->until = until;
 	s->stop = false;
 	while (!s->stop) {
 		if (q->tn && (!q->n || q->theap[0].key < q->heap[0])) {
@@ -36,9 +37,7 @@ uint64_t sim_run(struct sim *s, sim_time until)
 			evq_timer_stop(q, t);
 			s->now = at;
 			t->comp->ops->handle(t->comp, t->type, NULL, 0);
-			if (__builtin_expect(!(++ran & (SIM_PROGRESS_EVENTS - 1)), 0) &&
-			    s->on_progress)
-				s->on_progress(s->progress_arg);
+			sim_event_done(s);
 			continue;
 		}
 		if (!q->n || evq_key_time(q->heap[0]) > until)
@@ -53,14 +52,12 @@ uint64_t sim_run(struct sim *s, sim_time until)
 			continue;
 		s->now = evq_key_time(k);
 		r.comp->ops->handle(r.comp, r.type, r.ptr, r.arg);
-		if (__builtin_expect(!(++ran & (SIM_PROGRESS_EVENTS - 1)), 0) &&
-		    s->on_progress)
-			s->on_progress(s->progress_arg);
+		sim_event_done(s);
 	}
 	/* Running "until" a time means being there afterwards, so that what
 	 * the caller does next happens at that time. */
 	if (!s->stop && until != SIM_TIME_MAX && s->now < until)
 		s->now = until;
-	s->events_run += ran;
-	return ran;
+	s->events_run += s->ran;
+	return s->ran;
 }

@@ -13,7 +13,10 @@
  * (xctx_defer) or the end of a step (task_then/sleep/spin/exit, or the end
  * of an interrupt handler). The CPU runs the highest-priority context with
  * pending work and keeps one event in the queue: the due time of that
- * context's next milestone. Preemption stops the clock of the preempted
+ * context's next milestone. When a task goes on to a milestone that would
+ * be the run's next event anyway, nothing else being due by then, its CPU
+ * takes that event at once instead of through the queue (sim_next_is_at);
+ * it still counts as an event. Preemption stops the clock of the preempted
  * context, so its remaining work and side effects slide by exactly the time
  * the preempting work took.
  *
@@ -1043,31 +1046,47 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		       uint64_t arg)
 {
 	struct cpu *c = (struct cpu *)comp;
-	struct xctx *x = c->running;
+	struct sim *s = comp->sim;
 
 	if (type == CPU_WOKEN) {
 		c->waking = false;
 		cpu_dispatch(c);
 		return;
 	}
-	cpu_progress(c);
-	c->running = NULL;
-	/* Past a folded handler's end and its place among that time's
-	 * events, if this is the task's timer that took it. */
-	c->irq_end = 0;
-	c->in_process = true;
-	process(c, x);
-	c->in_process = false;
-	/* Most events end here: the running task goes on to its next
-	 * milestone, with no interrupt work and no reason to switch. That
-	 * is what cpu_dispatch would choose, without its loop; a task that
-	 * stays running left process() with its next milestone not due. */
-	struct task *t = c->curr;
-	if (t && x == &t->x && t->state == T_RUNNING && !c->need_resched &&
-	    ms_empty(&c->hardirq) && c->irqq.head == c->irqq.tail &&
-	    ms_empty(&c->softirq) && c->softq.head == c->softq.tail) {
-		run_to_next(c, x, sim_now(comp->sim));
-		return;
+	for (;;) {
+		struct xctx *x = c->running;
+
+		cpu_progress(c);
+		c->running = NULL;
+		/* Past a folded handler's end and its place among that
+		 * time's events, if this is the task's timer that took it. */
+		c->irq_end = 0;
+		c->in_process = true;
+		process(c, x);
+		c->in_process = false;
+		/* Most events end here: the running task goes on to its next
+		 * milestone, with no interrupt work and no reason to switch.
+		 * That is what cpu_dispatch would choose, without its loop; a
+		 * task that stays running left process() with its next
+		 * milestone not due. */
+		struct task *t = c->curr;
+		if (!t || x != &t->x || t->state != T_RUNNING || c->need_resched ||
+		    !ms_empty(&c->hardirq) || c->irqq.head != c->irqq.tail ||
+		    !ms_empty(&c->softirq) || c->softq.head != c->softq.tail)
+			break;
+		sim_time now = sim_now(s);
+		g_assert(!ms_empty(x));
+		sim_time at = now + x->debt + (ms_head(x)->at - x->done);
+		if (!sim_next_is_at(s, at)) {
+			run_to_next(c, x, now);
+			return;
+		}
+		/* Nothing else happens before that milestone: its event
+		 * is this CPU's next, taken here rather than through the
+		 * queue. */
+		c->running = x;
+		c->run_start = now;
+		sim_go_on(s, at);
 	}
 	cpu_dispatch(c);
 }
