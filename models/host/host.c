@@ -999,16 +999,20 @@ static void cpu_dispatch(struct cpu *c)
 			c->in_process = true;
 			process(c, x);
 			c->in_process = false;
-			continue;
-		}
-		if (x == &c->hardirq && irq_fold(c)) {
-			/* What the next time round would come to: the
-			 * interrupted task, as irq_fold found nothing else
-			 * to run. */
-			x = &c->curr->x;
-			if (ms_due(x))
+			/* A handler left with only its end (process() leaves
+			 * no milestone due) is what the next time round would
+			 * try to fold. */
+			if (x != &c->hardirq || !irq_fold(c))
 				continue;
+		} else if (x != &c->hardirq || !irq_fold(c)) {
+			run_to_next(c, x, now);
+			return;
 		}
+		/* Folded: what the next time round would come to is the
+		 * interrupted task, as irq_fold found nothing else to run. */
+		x = &c->curr->x;
+		if (ms_due(x))
+			continue;
 		run_to_next(c, x, now);
 		return;
 	}
