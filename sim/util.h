@@ -9,6 +9,22 @@
 #include <glib.h>
 #include <stdint.h>
 
+/*
+ * x / d and x % d for d > 0, by a shift and a mask when d is a power of
+ * two, as page, block and queue sizes nearly always are: on the per-I/O
+ * paths a division instruction costs tens of cycles, perf put about 5% of
+ * a run's time on them. The test of d is predicted right every time.
+ */
+static inline uint64_t udiv_fast(uint64_t x, uint64_t d)
+{
+	return d & (d - 1) ? x / d : x >> __builtin_ctzll(d);
+}
+
+static inline uint64_t umod_fast(uint64_t x, uint64_t d)
+{
+	return d & (d - 1) ? x % d : x & (d - 1);
+}
+
 #define STORSIM_ERROR storsim_error_quark()
 GQuark storsim_error_quark(void);
 

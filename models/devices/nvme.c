@@ -721,7 +721,7 @@ static bool cq_full(const struct nvme_dev *d, struct dev_cq *cq)
 		cq->head = cq->head_next;
 		cq->head_pending = false;
 	}
-	return (cq->tail + 1) % cq->size == cq->head;
+	return (cq->tail + 1 == cq->size ? 0 : cq->tail + 1) == cq->head;
 }
 
 static void busy_change(struct nvme_dev *d, int delta)
@@ -857,7 +857,8 @@ static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 		d->ops->dma_read(d->host,
 				 sq->base + (uint64_t)sq->head * NVME_SQE_SIZE,
 				 &cmd->sqe, NVME_SQE_SIZE);
-		sq->head = (sq->head + 1) % sq->size;
+		if (++sq->head == sq->size)
+			sq->head = 0;
 		sq->outstanding++;
 		busy_change(d, +1);
 		cmd->sq = sq;

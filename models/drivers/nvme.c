@@ -363,8 +363,8 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	case REQ_OP_READ:
 	case REQ_OP_WRITE:
 		nvme_sqe_rw(e, rq->op == REQ_OP_WRITE ? NVME_CMD_WRITE : NVME_CMD_READ,
-			    1, rq->sector * 512 / lbs, rq->size / lbs, MEM_DATA, 0,
-			    rq->flags & REQ_FUA);
+			    1, udiv_fast(rq->sector * 512, lbs),
+			    udiv_fast(rq->size, lbs), MEM_DATA, 0, rq->flags & REQ_FUA);
 		break;
 	case REQ_OP_FLUSH:
 		nvme_sqe_flush(e, 1);
@@ -387,7 +387,8 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	e->cid = (uint16_t)rq->tag;
 	rq->drv = nq;
 	d->traced |= blk_rq_traced(rq);
-	nq->sq_tail = (nq->sq_tail + 1) % nq->depth;
+	if (++nq->sq_tail == nq->depth)
+		nq->sq_tail = 0;
 	nq->sq_count++;
 	if (last) {
 		xctx_charge(x, st_sq_db, d->p.sq_doorbell);
@@ -407,8 +408,8 @@ static void ring_cq_doorbell(struct nvme_drv *d, struct nvme_queue *nq,
 		return;
 	}
 	nq->cq_count_rung = nq->cq_count;
-	nvme_dev_cq_doorbell_at(d->dev, nq->qid,
-				(uint32_t)(nq->cq_count % nq->depth), xctx_clock(x));
+	/* cq_count % depth, which cq_pop keeps in cq_head */
+	nvme_dev_cq_doorbell_at(d->dev, nq->qid, nq->cq_head, xctx_clock(x));
 }
 
 /*
@@ -510,14 +511,14 @@ static void drv_handle(struct sim_component *c, unsigned type, void *ptr,
 			stamp_issued(d, nq, arg);
 		nq->sq_count_rung = arg;
 		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid), 4,
-				    (uint32_t)(arg % nq->depth));
+				    (uint32_t)umod_fast(arg, nq->depth));
 		break;
 	case DRV_CQ_DOORBELL:
 		if (arg <= nq->cq_count_rung)
 			break;
 		nq->cq_count_rung = arg;
 		nvme_dev_mmio_write(d->dev, sq_doorbell(nq->qid) + 4, 4,
-				    (uint32_t)(arg % nq->depth));
+				    (uint32_t)umod_fast(arg, nq->depth));
 		break;
 	}
 }

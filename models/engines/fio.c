@@ -315,7 +315,7 @@ static uint64_t last_block(const struct fio_file *f, const struct job_options *o
 	uint64_t room = f->rand_span - (o->min_bs[d] > o->ba[d] ?
 					o->min_bs[d] - o->ba[d] : 0);
 
-	return MAX(room / o->ba[d], 1);
+	return MAX(udiv_fast(room, o->ba[d]), 1);
 }
 
 /*
@@ -569,8 +569,8 @@ static void io_u_init(struct fio_thread *td, struct fio_io_u *u,
 	u->file = f;
 	u->offset = off;
 	u->len = (uint32_t)len;
-	u->nr_segs = (uint32_t)((off % td->page_size + len + td->page_size - 1) /
-				td->page_size);
+	u->nr_segs = (uint32_t)udiv_fast(umod_fast(off, td->page_size) + len +
+					 td->page_size - 1, td->page_size);
 	u->start_time = 0;
 	u->issue_time = 0;
 	u->next = NULL;

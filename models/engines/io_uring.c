@@ -65,6 +65,7 @@
 #include "engines/io_wq.h"
 #include "fs/sync_rw.h"
 #include "pool.h"
+#include "util.h"
 
 #define P(field) offsetof(struct io_uring_params, field)
 const struct param_def io_uring_param_table[] = {
@@ -222,7 +223,7 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 	if (req->trace)
 		io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
 	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
-	r->cq[r->cq_tail++ % r->cfg.cq_entries] = (struct io_cqe){
+	r->cq[umod_fast(r->cq_tail++, r->cfg.cq_entries)] = (struct io_cqe){
 		.user_data = req->user_data, .res = req->res,
 	};
 	req_put(r, req);
@@ -629,7 +630,7 @@ static void submit_sqes(struct io_ring *r, struct xctx *x, unsigned nr)
 	if (plugged)
 		blk_start_plug(x);
 	while (r->submitted < nr && r->sq_head != r->sq_tail) {
-		struct io_sqe sqe = r->sq[r->sq_head++ % r->cfg.sq_entries];
+		struct io_sqe sqe = r->sq[umod_fast(r->sq_head++, r->cfg.sq_entries)];
 		submit_one(r, x, &sqe);
 		r->submitted++;
 	}
@@ -890,7 +891,7 @@ bool io_ring_sqe_push(struct io_ring *r, const struct io_sqe *sqe)
 {
 	if (r->sq_tail - r->sq_head >= r->cfg.sq_entries)
 		return false;
-	r->sq[r->sq_tail++ % r->cfg.sq_entries] = *sqe;
+	r->sq[umod_fast(r->sq_tail++, r->cfg.sq_entries)] = *sqe;
 	if (r->sqp_spinning) {
 		/* The thread sees the new tail once the store is done. */
 		r->sqp_spinning = false;
@@ -903,7 +904,7 @@ bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe)
 {
 	if (r->cq_head == r->cq_tail)
 		return false;
-	*cqe = r->cq[r->cq_head++ % r->cfg.cq_entries];
+	*cqe = r->cq[umod_fast(r->cq_head++, r->cfg.cq_entries)];
 	return true;
 }
 

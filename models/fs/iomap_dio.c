@@ -34,6 +34,7 @@
 #include "fs/fs.h"
 #include "fs/iomap_dio.h"
 #include "pool.h"
+#include "util.h"
 
 struct iomap_dio {
 	struct kiocb *iocb;
@@ -189,7 +190,8 @@ static long iomap_dio_rw(struct xctx *x, struct kiocb *iocb)
 	bool hole, unwritten, use_fua = false;
 	bool need_sync = iocb->write && (iocb->flags & (KI_DSYNC | KI_SYNC));
 
-	if (iocb->pos % qc->logical_block_size || iocb->len % qc->logical_block_size ||
+	if (umod_fast(iocb->pos, qc->logical_block_size) ||
+	    umod_fast(iocb->len, qc->logical_block_size) ||
 	    iocb->len == 0)
 		return -22; /* -EINVAL: the direct I/O is not aligned */
 	if (!iocb->write && iocb->pos >= ino->size)
