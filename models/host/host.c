@@ -764,7 +764,7 @@ static void process(struct cpu *c, struct xctx *x)
 			h->current = outer;
 			if (!t) {
 				x->m.in_step = false;
-				ms_push(x, MS_END, m.msg, 0);
+				ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
 			}
 			g_assert(!x->m.in_step);
 			break;
