@@ -728,15 +728,17 @@ static void iopoll_check(struct io_ring *r, struct xctx *x)
 		blk_poll_arm(polled[i], r->owner);
 }
 
-void io_uring_enter(struct io_ring *r, unsigned to_submit,
-		    unsigned min_complete, unsigned flags, struct sim_msg done)
+void io_uring_enter_fields(struct io_ring *r, unsigned to_submit,
+			   unsigned min_complete, unsigned flags,
+			   struct sim_component *c, unsigned type, void *ptr,
+			   uint64_t arg)
 {
 	struct xctx *x = task_xctx(r->owner);
 
 	g_assert(host_current(r->h) == x);
 	xctx_syscall(x, 1);
 	xctx_charge(x, st_enter, r->p.enter);
-	r->done = done;
+	r->done = SIM_MSG(c, type, ptr, arg);
 	r->min_complete = min_complete;
 	r->submitted = 0;
 

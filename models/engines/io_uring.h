@@ -99,9 +99,21 @@ unsigned io_ring_cq_ready(const struct io_ring *r);
 bool io_ring_cq_pop(struct io_ring *r, struct io_cqe *cqe);
 
 /* The syscall. Must be called inside a step of the ring's owner task; ends
- * that step. The number of SQEs consumed is io_ring_last_submitted(). */
-void io_uring_enter(struct io_ring *r, unsigned to_submit,
-		    unsigned min_complete, unsigned flags, struct sim_msg done);
+ * that step. The number of SQEs consumed is io_ring_last_submitted(). The
+ * message goes field by field, as host.h's *_fields functions take theirs:
+ * passed whole, it was built on the stack with narrow stores and read back
+ * with wide loads, a store-forwarding stall on every call. */
+void io_uring_enter_fields(struct io_ring *r, unsigned to_submit,
+			   unsigned min_complete, unsigned flags,
+			   struct sim_component *c, unsigned type, void *ptr,
+			   uint64_t arg);
+static inline void io_uring_enter(struct io_ring *r, unsigned to_submit,
+				  unsigned min_complete, unsigned flags,
+				  struct sim_msg done)
+{
+	io_uring_enter_fields(r, to_submit, min_complete, flags, done.c,
+			      done.type, done.ptr, done.arg);
+}
 unsigned io_ring_last_submitted(const struct io_ring *r);
 
 /* SQPOLL: whether the SQ thread sleeps (submissions then need
