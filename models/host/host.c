@@ -111,6 +111,9 @@ struct xctx {
 	struct task *task;	/* NULL for interrupt contexts */
 	uint8_t level;
 	sim_time done;		/* work executed so far */
+	/* m.charged as its last step ended, plus the entry and switch costs
+	 * added since: anything else was charged outside a step */
+	sim_time settled;
 	sim_time debt;		/* work to execute before the next milestone */
 	struct milestone *ms;	/* ring of pending milestones */
 	uint32_t head, tail, mask;
@@ -712,6 +715,7 @@ static void switch_in(struct cpu *c, struct task *t)
 		t->has_resume = false;
 		ms_push(&t->x, MS_STEP, t->resume, 0);
 		t->x.m.charged += cost;
+		t->x.settled += cost;
 	} else {
 		/* Preempted: the switch comes before its pending work. */
 		t->x.debt += cost;
@@ -755,12 +759,14 @@ static void process(struct cpu *c, struct xctx *x)
 			 * there lets an idle CPU switch the woken task in:
 			 * charges stay pending for h->current only. */
 			struct xctx *outer = h->current;
+			g_assert(x->m.charged == x->settled);
 			if (outer)
 				fold(outer);
 			h->current = x;
 			x->m.in_step = true;
 			sim_msg_deliver(&m.msg);
 			fold(x);
+			x->settled = x->m.charged;
 			h->current = outer;
 			if (!t) {
 				x->m.in_step = false;
@@ -815,6 +821,7 @@ static void irq_start(struct xctx *x, struct msgq *q, stage_id entry_stage,
 	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
 	account(x, entry_stage, entry);
 	x->m.charged += entry;
+	x->settled += entry;
 }
 
 /* Whether the interrupt context x has work, starting a handler if one is
