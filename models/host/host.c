@@ -1002,16 +1002,18 @@ static void cpu_dispatch(struct cpu *c)
 			}
 			x = &t->x;
 		}
-		if (ms_due(x)) {
+		bool due = ms_due(x);
+		if (due) {
 			c->in_process = true;
 			process(c, x);
 			c->in_process = false;
-			/* A handler left with only its end (process() leaves
-			 * no milestone due) is what the next time round would
-			 * try to fold. */
-			if (x != &c->hardirq || !irq_fold(c))
+		}
+		/* A handler just delivered has only its end left (process()
+		 * leaves no milestone due): the next time round would try to
+		 * fold it. */
+		if (x != &c->hardirq || !irq_fold(c)) {
+			if (due)
 				continue;
-		} else if (x != &c->hardirq || !irq_fold(c)) {
 			run_to_next(c, x, now);
 			return;
 		}
