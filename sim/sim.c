@@ -24,6 +24,11 @@ void sim_component_init(struct sim *s, struct sim_component *c,
 uint64_t sim_run(struct sim *s, sim_time until)
 {
 	struct evq *q = &s->q;
+	/* A run inside a handler (none does so today) gives the outer run
+	 * its count and horizon back. */
+	uint64_t outer_ran = s->ran;
+	sim_time outer_until = s->until;
+	uint64_t ran;
 
 	s->ran = 0;
 	s->until = until;
@@ -58,6 +63,9 @@ uint64_t sim_run(struct sim *s, sim_time until)
 	 * the caller does next happens at that time. */
 	if (!s->stop && until != SIM_TIME_MAX && s->now < until)
 		s->now = until;
-	s->events_run += s->ran;
-	return s->ran;
+	ran = s->ran;
+	s->events_run += ran;
+	s->ran = outer_ran;
+	s->until = outer_until;
+	return ran;
 }
