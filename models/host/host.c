@@ -191,6 +191,10 @@ struct host {
 	struct cpu *cpus;
 	GPtrArray *tasks;
 	struct xctx *current;
+	/* The task context whose last step's charges may still be pending:
+	 * folded when another task's step starts or when anything reads
+	 * usage or vruntime, so that a task's steps in a row fold once */
+	struct xctx *unfolded;
 	struct sim_component hrtimer;	/* tasks' nanosleep timers */
 	sim_time stage_ns[STAGE_MAX];
 	uint64_t stage_cnt[STAGE_MAX];
@@ -349,7 +353,8 @@ _Static_assert(offsetof(struct xctx, m) == 0,
 
 /* Take what x has charged into its task's and CPU's usage and the task's
  * vruntime. Only the context whose step is being delivered (h->current)
- * ever has charges pending; see fold_current(). */
+ * and the task whose step was delivered last (h->unfolded) ever have
+ * charges pending; see fold_current(). */
 static inline void fold(struct xctx *x)
 {
 	sim_time *pend = x->m.pending;
@@ -373,16 +378,20 @@ static inline void fold(struct xctx *x)
 	}
 }
 
-/* Before reading a task's vruntime or anyone's usage. */
-static void fold_current(const struct host *h)
+/* Before reading a task's vruntime or anyone's usage, and before a task
+ * changes CPU (its pending time is its CPU's). Out of line: it is rare,
+ * and inlined it makes the hot path's functions too big to inline. */
+static __attribute__((noinline)) void fold_current(const struct host *h)
 {
 	if (h->current)
 		fold(h->current);
+	if (h->unfolded)
+		fold(h->unfolded);
 }
 
 /* Account work that is not charged in a step: an entry or switch cost, a
  * spin's length. */
-static void account(struct xctx *x, stage_id st, sim_time ns)
+static inline void account(struct xctx *x, stage_id st, sim_time ns)
 {
 	x->m.stage_ns[st] += ns;
 	x->m.stage_cnt[st]++;
@@ -591,7 +600,8 @@ static bool pull_task(struct cpu *c)
 	}
 	if (!from)
 		return false;
-found:;
+found:
+	fold_current(h);
 	struct task *t = rq_take(from, at);
 	/* Keep its lag relative to the queue it joins. */
 	t->vruntime = t->vruntime - MIN(t->vruntime, from->min_vruntime) +
@@ -650,7 +660,7 @@ static void update_min_vruntime(struct cpu *c)
 		c->min_vruntime = v;
 }
 
-static bool should_preempt(struct cpu *c, struct task *t)
+static inline bool should_preempt(struct cpu *c, struct task *t)
 {
 	const struct host_params *p = &c->h->p;
 
@@ -662,6 +672,7 @@ static bool should_preempt(struct cpu *c, struct task *t)
 	 * is behind it. */
 	if (sim_now(c->h->sim) - t->run_since < p->min_granularity)
 		return false;
+	fold_current(c->h);
 	return c->rq[rq_best(c)]->vruntime < t->vruntime;
 }
 
@@ -736,8 +747,10 @@ static void spin_pause(struct task *t, sim_time now)
 	}
 }
 
-/* Deliver every milestone of x that is due now. */
-static void process(struct cpu *c, struct xctx *x)
+/* Deliver every milestone of x that is due now: inlined in its two
+ * callers, cpu_handle and cpu_dispatch, which the compiler stops doing on
+ * its own once the function grows a little (a call costs 1% of a run). */
+static inline __attribute__((always_inline)) void process(struct cpu *c, struct xctx *x)
 {
 	struct host *h = c->h;
 
@@ -757,15 +770,23 @@ static void process(struct cpu *c, struct xctx *x)
 		case MS_STEP: {
 			/* A step can start inside another's, when a wake-up
 			 * there lets an idle CPU switch the woken task in:
-			 * charges stay pending for h->current only. */
+			 * charges stay pending for h->current and h->unfolded
+			 * only, so the inner step folds as it ends. A task's
+			 * step that is not inside another's leaves its charges
+			 * pending, for the task's next step to add to. */
 			struct xctx *outer = h->current;
 			g_assert(x->m.charged == x->settled);
 			if (outer)
 				fold(outer);
+			else if (t && h->unfolded != x && h->unfolded)
+				fold(h->unfolded);
 			h->current = x;
 			x->m.in_step = true;
 			sim_msg_deliver(&m.msg);
-			fold(x);
+			if (t && !outer)
+				h->unfolded = x;
+			else
+				fold(x);
 			x->settled = x->m.charged;
 			h->current = outer;
 			if (!t) {

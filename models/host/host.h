@@ -117,7 +117,8 @@ struct xctx *host_current(const struct host *h);
  * so that xctx_charge() can be inline, as models charge some thirty times
  * per I/O. A charge adds to the host's per-stage sums and to the context's
  * work at once, and to pending[]; the task's and the CPU's usage and the
- * task's vruntime take pending[] in when the step ends, or earlier when
+ * task's vruntime take pending[] in when the step ends (a task's, not
+ * inside another step: when another task's step starts), or earlier when
  * something reads them, so they never lag behind where they are looked at.
  */
 struct xctx_meter {
