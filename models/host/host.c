@@ -167,6 +167,8 @@ struct cpu {
 	sim_time run_start;
 	struct evq_timer timer;	/* the next milestone of running */
 	sim_time irq_end;	/* a folded handler's end (irq_fold), or 0 */
+	bool end_unpushed;	/* the handler just delivered has its end
+				 * still to push (irq_fold) */
 	struct task **rq;
 	unsigned nrq, rqcap;
 	sim_time min_vruntime;
@@ -749,8 +751,13 @@ static void spin_pause(struct task *t, sim_time now)
 
 /* Deliver every milestone of x that is due now: inlined in its two
  * callers, cpu_handle and cpu_dispatch, which the compiler stops doing on
- * its own once the function grows a little (a call costs 1% of a run). */
-static inline __attribute__((always_inline)) void process(struct cpu *c, struct xctx *x)
+ * its own once the function grows a little (a call costs 1% of a run).
+ * With may_fold (cpu_dispatch, which tries irq_fold next), a hardirq
+ * handler that leaves nothing but its end, not due yet, leaves that end
+ * to irq_fold: most are folded, and then need no milestone. */
+static inline __attribute__((always_inline)) void process(struct cpu *c,
+							  struct xctx *x,
+							  bool may_fold)
 {
 	struct host *h = c->h;
 
@@ -791,7 +798,11 @@ static inline __attribute__((always_inline)) void process(struct cpu *c, struct 
 			h->current = outer;
 			if (!t) {
 				x->m.in_step = false;
-				ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
+				if (may_fold && x == &c->hardirq && ms_empty(x) &&
+				    (x->debt || x->m.charged > x->done))
+					c->end_unpushed = true;
+				else
+					ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
 			}
 			g_assert(!x->m.in_step);
 			break;
@@ -896,15 +907,26 @@ static bool irq_fold(struct cpu *c)
 {
 	struct xctx *x = &c->hardirq;
 	struct task *t = c->curr;
+	bool unpushed = c->end_unpushed;
 	sim_time end;
 
-	if (x->tail - x->head != 1 || ms_head(x)->kind != MS_END ||
+	c->end_unpushed = false;
+	if ((!unpushed && (x->tail - x->head != 1 ||
+			   ms_head(x)->kind != MS_END)) ||
 	    c->irqq.head != c->irqq.tail || !ms_empty(&c->softirq) ||
 	    c->softq.head != c->softq.tail || !t || t->state != T_RUNNING ||
-	    (c->need_resched && c->h->p.preempt == PREEMPT_FULL) || c->h->tl)
+	    (c->need_resched && c->h->p.preempt == PREEMPT_FULL) || c->h->tl) {
+		/* Where process() would have put it. */
+		if (unpushed)
+			ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
 		return false;
-	end = ms_head(x)->at;
-	x->head++;
+	}
+	if (unpushed) {
+		end = x->m.charged;
+	} else {
+		end = ms_head(x)->at;
+		x->head++;
+	}
 	t->x.debt += end - x->done;
 	c->irq_end = sim_now(c->h->sim) + (end - x->done);
 	x->done = end;
@@ -1026,7 +1048,7 @@ static void cpu_dispatch(struct cpu *c)
 		bool due = ms_due(x);
 		if (due) {
 			c->in_process = true;
-			process(c, x);
+			process(c, x, true);
 			c->in_process = false;
 		}
 		/* A handler just delivered has only its end left (process()
@@ -1096,7 +1118,7 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		 * time's events, if this is the task's timer that took it. */
 		c->irq_end = 0;
 		c->in_process = true;
-		process(c, x);
+		process(c, x, false);
 		c->in_process = false;
 		/* Most events end here: the running task goes on to its next
 		 * milestone, with no interrupt work and no reason to switch.
