@@ -749,6 +749,45 @@ static void spin_pause(struct task *t, sim_time now)
 	}
 }
 
+/* Deliver msg as a step of x, which has reached the step's start. With
+ * may_fold, see process(). */
+static inline __attribute__((always_inline)) void
+deliver_step(struct cpu *c, struct xctx *x, const struct sim_msg *msg,
+	     bool may_fold)
+{
+	struct host *h = c->h;
+	struct task *t = x->task;
+	/* A step can start inside another's, when a wake-up there lets an
+	 * idle CPU switch the woken task in: charges stay pending for
+	 * h->current and h->unfolded only, so the inner step folds as it
+	 * ends. A task's step that is not inside another's leaves its
+	 * charges pending, for the task's next step to add to. */
+	struct xctx *outer = h->current;
+	g_assert(x->m.charged == x->settled);
+	if (outer)
+		fold(outer);
+	else if (t && h->unfolded != x && h->unfolded)
+		fold(h->unfolded);
+	h->current = x;
+	x->m.in_step = true;
+	sim_msg_deliver(msg);
+	if (t && !outer)
+		h->unfolded = x;
+	else
+		fold(x);
+	x->settled = x->m.charged;
+	h->current = outer;
+	if (!t) {
+		x->m.in_step = false;
+		if (may_fold && x == &c->hardirq && ms_empty(x) &&
+		    (x->debt || x->m.charged > x->done))
+			c->end_unpushed = true;
+		else
+			ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
+	}
+	g_assert(!x->m.in_step);
+}
+
 /* Deliver every milestone of x that is due now: inlined in its two
  * callers, cpu_handle and cpu_dispatch, which the compiler stops doing on
  * its own once the function grows a little (a call costs 1% of a run).
@@ -759,8 +798,6 @@ static inline __attribute__((always_inline)) void process(struct cpu *c,
 							  struct xctx *x,
 							  bool may_fold)
 {
-	struct host *h = c->h;
-
 	while (ms_due(x)) {
 		struct milestone m = *ms_head(x);
 		struct task *t = x->task;
@@ -774,39 +811,9 @@ static inline __attribute__((always_inline)) void process(struct cpu *c,
 		case MS_ACTION:
 			sim_msg_deliver(&m.msg);
 			break;
-		case MS_STEP: {
-			/* A step can start inside another's, when a wake-up
-			 * there lets an idle CPU switch the woken task in:
-			 * charges stay pending for h->current and h->unfolded
-			 * only, so the inner step folds as it ends. A task's
-			 * step that is not inside another's leaves its charges
-			 * pending, for the task's next step to add to. */
-			struct xctx *outer = h->current;
-			g_assert(x->m.charged == x->settled);
-			if (outer)
-				fold(outer);
-			else if (t && h->unfolded != x && h->unfolded)
-				fold(h->unfolded);
-			h->current = x;
-			x->m.in_step = true;
-			sim_msg_deliver(&m.msg);
-			if (t && !outer)
-				h->unfolded = x;
-			else
-				fold(x);
-			x->settled = x->m.charged;
-			h->current = outer;
-			if (!t) {
-				x->m.in_step = false;
-				if (may_fold && x == &c->hardirq && ms_empty(x) &&
-				    (x->debt || x->m.charged > x->done))
-					c->end_unpushed = true;
-				else
-					ms_push(x, MS_END, SIM_MSG(NULL, 0, NULL, 0), 0);
-			}
-			g_assert(!x->m.in_step);
+		case MS_STEP:
+			deliver_step(c, x, &m.msg, may_fold);
 			break;
-		}
 		case MS_END:
 			break;
 		case MS_SLEEP:
@@ -844,20 +851,26 @@ static inline __attribute__((always_inline)) void process(struct cpu *c,
 	}
 }
 
-/* Start the next interrupt handler of q in x. */
-static void irq_start(struct xctx *x, struct msgq *q, stage_id entry_stage,
-		      sim_time entry)
+/* Charge an interrupt's entry to x, ahead of what its handler, delivered
+ * as the interrupt starts, charges. */
+static inline void irq_enter(struct xctx *x, stage_id entry_stage,
+			     sim_time entry)
 {
-	/* The handler is delivered as the interrupt starts; what it
-	 * charges queues behind the entry cost. */
-	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
 	account(x, entry_stage, entry);
 	x->m.charged += entry;
 	x->settled += entry;
 }
 
+/* Start the next interrupt handler of q in x. */
+static void irq_start(struct xctx *x, struct msgq *q, stage_id entry_stage,
+		      sim_time entry)
+{
+	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
+	irq_enter(x, entry_stage, entry);
+}
+
 /* Whether the interrupt context x has work, starting a handler if one is
- * raised; inline, as cpu_dispatch asks twice each time round. */
+ * raised; inline, as cpu_dispatch asks each time round. */
 static inline bool irq_ready(struct xctx *x, struct msgq *q, stage_id entry_stage,
 			     sim_time entry)
 {
@@ -993,10 +1006,22 @@ static void cpu_dispatch(struct cpu *c)
 	for (;;) {
 		struct xctx *x;
 		sim_time now = sim_now(s);
+		struct sim_msg handler;
+		bool started = false;
 
-		if (irq_ready(&c->hardirq, &c->irqq, st_irq_entry, p->irq_entry)) {
+		if (!ms_empty(&c->hardirq) || c->irqq.head != c->irqq.tail) {
 			x = &c->hardirq;
 			pause_spinner(c, now);
+			/* A handler that starts at once (as they do when the
+			 * last one has ended) is delivered below without
+			 * going through its context's ring. */
+			if (ms_empty(x) && !x->debt && x->m.charged <= x->done) {
+				handler = c->irqq.m[c->irqq.head++ & c->irqq.mask];
+				irq_enter(x, st_irq_entry, p->irq_entry);
+				started = true;
+			} else if (ms_empty(x)) {
+				irq_start(x, &c->irqq, st_irq_entry, p->irq_entry);
+			}
 		} else if (irq_ready(&c->softirq, &c->softq, st_softirq_entry,
 				     p->softirq_entry)) {
 			x = &c->softirq;
@@ -1045,9 +1070,11 @@ static void cpu_dispatch(struct cpu *c)
 			}
 			x = &t->x;
 		}
-		bool due = ms_due(x);
+		bool due = started || ms_due(x);
 		if (due) {
 			c->in_process = true;
+			if (started)
+				deliver_step(c, x, &handler, true);
 			process(c, x, true);
 			c->in_process = false;
 		}
