@@ -174,6 +174,7 @@ struct cpu {
 	sim_time min_vruntime;
 	bool need_resched;
 	bool in_process;	/* delivering milestones: defer re-dispatch */
+	bool kicked;		/* cpu_kick came while in_process */
 	bool idle;		/* nothing to run since cpuidle.entered */
 	bool waking;		/* leaving its idle state */
 	struct cpuidle_dev cpuidle;
@@ -1101,7 +1102,11 @@ static void cpu_dispatch(struct cpu *c)
 static void cpu_kick(struct cpu *c)
 {
 
-	if (c->in_process || c->waking)
+	if (c->in_process) {
+		c->kicked = true;
+		return;
+	}
+	if (c->waking)
 		return;
 	if (c->idle) {
 		struct host *h = c->h;
@@ -1144,6 +1149,7 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		/* Past a folded handler's end and its place among that
 		 * time's events, if this is the task's timer that took it. */
 		c->irq_end = 0;
+		c->kicked = false;
 		c->in_process = true;
 		process(c, x, false);
 		c->in_process = false;
@@ -1151,11 +1157,14 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		 * milestone, with no interrupt work and no reason to switch.
 		 * That is what cpu_dispatch would choose, without its loop; a
 		 * task that stays running left process() with its next
-		 * milestone not due. */
+		 * milestone not due. The CPU ran the task, so no interrupt
+		 * work was pending before process(), and what process()
+		 * raised here kicked the CPU (irq_end is 0, so none unfolds
+		 * a handler): a kick stands for the look at the interrupt
+		 * contexts and their queues. */
 		struct task *t = c->curr;
 		if (!t || x != &t->x || t->state != T_RUNNING || c->need_resched ||
-		    !ms_empty(&c->hardirq) || c->irqq.head != c->irqq.tail ||
-		    !ms_empty(&c->softirq) || c->softq.head != c->softq.tail)
+		    c->kicked)
 			break;
 		sim_time now = sim_now(s);
 		g_assert(!ms_empty(x));
