@@ -852,22 +852,16 @@ static inline __attribute__((always_inline)) void process(struct cpu *c,
 	}
 }
 
-/* Charge an interrupt's entry to x, ahead of what its handler, delivered
- * as the interrupt starts, charges. */
-static inline void irq_enter(struct xctx *x, stage_id entry_stage,
-			     sim_time entry)
-{
-	account(x, entry_stage, entry);
-	x->m.charged += entry;
-	x->settled += entry;
-}
-
 /* Start the next interrupt handler of q in x. */
 static void irq_start(struct xctx *x, struct msgq *q, stage_id entry_stage,
 		      sim_time entry)
 {
+	/* The handler is delivered as the interrupt starts; what it
+	 * charges queues behind the entry cost. */
 	ms_push(x, MS_STEP, q->m[q->head++ & q->mask], 0);
-	irq_enter(x, entry_stage, entry);
+	account(x, entry_stage, entry);
+	x->m.charged += entry;
+	x->settled += entry;
 }
 
 /* Whether the interrupt context x has work, starting a handler if one is
@@ -1018,7 +1012,11 @@ static void cpu_dispatch(struct cpu *c)
 			 * going through its context's ring. */
 			if (ms_empty(x) && !x->debt && x->m.charged <= x->done) {
 				handler = c->irqq.m[c->irqq.head++ & c->irqq.mask];
-				irq_enter(x, st_irq_entry, p->irq_entry);
+				/* The entry, charged as in the handler's
+				 * step, is folded with what the handler
+				 * charges as the step ends. */
+				xctx_charge(x, st_irq_entry, p->irq_entry);
+				x->settled += p->irq_entry;
 				started = true;
 			} else if (ms_empty(x)) {
 				irq_start(x, &c->irqq, st_irq_entry, p->irq_entry);
