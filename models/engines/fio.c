@@ -543,7 +543,7 @@ static bool thread_done_issuing(struct fio_thread *td)
 static bool sync_due(const struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
-	uint64_t n = td->write_issues;
+	uint64_t n = td->ddir_issues[FIO_DDIR_WRITE];
 
 	if (td->last_was_sync || !n)
 		return false;
@@ -895,7 +895,8 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		return false;
 	if (sync_due(td)) {
 		const struct job_options *o = td->o;
-		bool fsync = o->fsync_blocks && td->write_issues % o->fsync_blocks == 0;
+		bool fsync = o->fsync_blocks &&
+			     td->ddir_issues[FIO_DDIR_WRITE] % o->fsync_blocks == 0;
 		fill_sync(td, u, &td->files[td->next_file], !fsync);
 		file_served(td);
 		return true;
@@ -1059,16 +1060,14 @@ static void put_io_u(struct fio_thread *td, struct fio_io_u *u)
 
 /* What fio's reset_all_stats (at the ramp's end; before latency_target's
  * final run) does to the job's cycles, besides its figures: the counts of
- * I/Os issued and completed start again, and with them the rwmix, fsync=,
- * thinktime_blocks and number_ios counts (thinktime's last mark stays,
+ * I/Os issued (io_issues) and completed start again, and with them the
+ * rwmix, fsync=, thinktime_blocks and number_ios counts (thinktime's last mark stays,
  * so the next think waits for the counts to pass it again), and so do
  * rwmix_issues, the strided zone's bytes, last_was_sync and the rate
  * schedule, which counts from now (td->start is reset). */
 static void reset_counts(struct fio_thread *td, sim_time now)
 {
 	memset(td->ddir_issues, 0, sizeof(td->ddir_issues));
-	td->write_issues = 0;
-	td->rw_issued = 0;
 	td->rw_completed = 0;
 	td->rwmix_issues = 0;
 	td->zone_bytes = 0;
@@ -1571,8 +1570,9 @@ static bool min_rate_failed(struct fio_thread *td)
  * writes completed, or issued with thinktime_blocks_type=issue. */
 static uint64_t think_count(const struct fio_thread *td)
 {
-	return td->o->thinktime_blocks_type == FIO_THINK_ISSUE ? td->rw_issued :
-								 td->rw_completed;
+	return td->o->thinktime_blocks_type == FIO_THINK_ISSUE ?
+	       td->ddir_issues[FIO_DDIR_READ] + td->ddir_issues[FIO_DDIR_WRITE] :
+	       td->rw_completed;
 }
 
 /* handle_thinktime's test: thinktime_blocks more reads and writes have
@@ -1724,8 +1724,6 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	if (!u->sync_op && !u->verify_read) {
 		td->bytes_issued += u->len;
 		td->round_bytes += u->len;
-		td->rw_issued += u->ddir != FIO_DDIR_TRIM;
-		td->write_issues += u->ddir == FIO_DDIR_WRITE;
 		td->ddir_issues[u->ddir]++;
 		if (td->rated)
 			rate_issued(td, u);

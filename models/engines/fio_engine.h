@@ -122,7 +122,9 @@ struct fio_thread {
 	bool offsets_reseed64;
 	uint64_t block_seed;	/* the offsets' first seed (fio's FIO_RAND_BLOCK_OFF) */
 	/* fio's rwmix cycle: the direction, and how many I/Os it issues
-	 * before another is drawn (rwmix_issues, io_issues) */
+	 * before another is drawn (rwmix_issues); and fio's io_issues, the
+	 * I/Os issued per direction, which the rwmix, fsync= and
+	 * thinktime_blocks_type=issue counts read */
 	enum fio_ddir rwmix_ddir;
 	uint64_t rwmix_issues, ddir_issues[FIO_DDIR_COUNT];
 	/* verify: the writes of this round (fio's io_hist), then read back */
@@ -173,7 +175,6 @@ struct fio_thread {
 	uint64_t round_ios;	/* I/Os of this round so far */
 	uint64_t round_bytes, round_limit;	/* issued, and do_io's limit */
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
-	uint64_t write_issues;
 	bool last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
 	bool closing;		/* closing the files after the last round */
@@ -202,7 +203,7 @@ struct fio_thread {
 	enum fio_ddir next_ddir;
 	/* thinktime (handle_thinktime): completed reads and writes, and
 	 * their count at the last think */
-	uint64_t rw_completed, rw_issued, think_last;
+	uint64_t rw_completed, think_last;
 	/* rate_min, rate_iops_min (check_min_rate): the window's start, and
 	 * the bytes and I/Os done by then, per direction */
 	bool checks_min_rate;	/* the job has a rate_min or rate_iops_min */
