@@ -976,14 +976,21 @@ static inline void pause_spinner(struct cpu *c, sim_time now)
 		spin_pause(c->curr, now);
 }
 
+/* When x, executed from now on, reaches its next milestone. */
+static inline sim_time next_milestone_at(struct xctx *x, sim_time now)
+{
+	g_assert(!ms_empty(x));
+	return now + x->debt + (ms_head(x)->at - x->done);
+}
+
 /* Execute x until its next milestone, which is not due yet. */
 static inline void run_to_next(struct cpu *c, struct xctx *x, sim_time now)
 {
-	g_assert(!ms_empty(x));
+	sim_time at = next_milestone_at(x, now);
+
 	c->running = x;
 	c->run_start = now;
-	sim_timer_arm(c->h->sim, &c->timer,
-		      now + x->debt + (ms_head(x)->at - x->done), CPU_EVENT);
+	sim_timer_arm(c->h->sim, &c->timer, at, CPU_EVENT);
 }
 
 /*
@@ -1165,8 +1172,7 @@ static void cpu_handle(struct sim_component *comp, unsigned type, void *ptr,
 		    c->kicked)
 			break;
 		sim_time now = sim_now(s);
-		g_assert(!ms_empty(x));
-		sim_time at = now + x->debt + (ms_head(x)->at - x->done);
+		sim_time at = next_milestone_at(x, now);
 		if (!sim_next_is_at(s, at)) {
 			run_to_next(c, x, now);
 			return;
