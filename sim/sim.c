@@ -21,6 +21,8 @@ void sim_component_init(struct sim *s, struct sim_component *c,
 	sim_rng_seed(&c->rng, s->seed, name);
 }
 
+void (*sim_run_observer)(sim_time until, uint64_t ran, bool ended);
+
 uint64_t sim_run(struct sim *s, sim_time until)
 {
 	struct evq *q = &s->q;
@@ -30,6 +32,8 @@ uint64_t sim_run(struct sim *s, sim_time until)
 	sim_time outer_until = s->until;
 	uint64_t ran;
 
+	if (sim_run_observer)
+		sim_run_observer(until, 0, false);
 	s->ran = 0;
 	s->until = until;
 	s->stop = false;
@@ -67,5 +71,7 @@ uint64_t sim_run(struct sim *s, sim_time until)
 	s->events_run += ran;
 	s->ran = outer_ran;
 	s->until = outer_until;
+	if (sim_run_observer)
+		sim_run_observer(until, ran, true);
 	return ran;
 }

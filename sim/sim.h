@@ -171,6 +171,12 @@ static inline sim_time sim_now(const struct sim *s)
  * until is not SIM_TIME_MAX). Returns the number of events delivered. */
 uint64_t sim_run(struct sim *s, sim_time until);
 
+/* Told as every sim_run() starts (ran 0, ended false) and as it ends (ran:
+ * the events it delivered). For make bench, which times set-up and counts
+ * events inside workload calls that build and free their own sim; NULL
+ * otherwise. */
+extern void (*sim_run_observer)(sim_time until, uint64_t ran, bool ended);
+
 /* Count an event as delivered, after its handler. */
 static inline void sim_event_done(struct sim *s)
 {

@@ -274,12 +274,11 @@ EXTRA_DIST += tests/littles-law.sh tests/determinism.sh
 # make bench: tests/bench/bench (docs/benchmarks.md). A check program, so
 # that make all does not build it and the smoke test below keeps it
 # working. BENCH_FLAGS passes options, e.g. BENCH_FLAGS=--json=bench.json.
-# --wrap=sim_run lets it count the events of a workload run.
 check_PROGRAMS += tests/bench/bench
 tests_bench_bench_SOURCES = tests/bench/bench.c
 tests_bench_bench_LDADD = $(STORSIM_LIBS)
 tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(LTO_CFLAGS)
-tests_bench_bench_LDFLAGS = $(SAN_CFLAGS) $(NOPIE_LDFLAGS) $(LTO_LDFLAGS) -Wl,--wrap=sim_run
+tests_bench_bench_LDFLAGS = $(SAN_CFLAGS) $(NOPIE_LDFLAGS) $(LTO_LDFLAGS)
 EXTRA_DIST += tests/bench/null-qd16.fio tests/bench/replay.fio docs/benchmarks.md
 TESTS += tests/bench-smoke.sh
 EXTRA_DIST += tests/bench-smoke.sh

@@ -22,8 +22,8 @@
  * Every part reports the peak resident memory (VmHWM) it reached.
  *
  * The events of a run are counted, and its first workload event is seen,
- * by wrapping sim_run() at link time (-Wl,--wrap=sim_run): the workload
- * calls build and free their system inside, so nothing else can see it.
+ * through sim_run_observer: the workload calls build and free their system
+ * inside, so nothing else can see it.
  */
 #include <errno.h>
 #include <math.h>
@@ -142,18 +142,21 @@ static struct probe {
 	bool exit_at_first;	/* start-up child: report and leave there */
 } probe;
 
-uint64_t __real_sim_run(struct sim *s, sim_time until);
-uint64_t __wrap_sim_run(struct sim *s, sim_time until);
-
 /*
  * Device bring-up runs the engine to fixed times (the NVMe driver's admin
- * commands); a workload runs it to the end, SIM_TIME_MAX. So the first call
+ * commands); a workload runs it to the end, SIM_TIME_MAX. So the first run
  * to the end is the workload's start, with its first event at the top of
  * the queue.
  */
-uint64_t __wrap_sim_run(struct sim *s, sim_time until)
+static void probe_observe(sim_time until, uint64_t ran, bool ended)
 {
-	if (probe.armed && !probe.started && until == SIM_TIME_MAX) {
+	if (!probe.armed)
+		return;
+	if (ended) {
+		probe.events += ran;
+		return;
+	}
+	if (!probe.started && until == SIM_TIME_MAX) {
 		probe.started = true;
 		probe.first_event_us = g_get_monotonic_time();
 		if (probe.exit_at_first) {
@@ -163,10 +166,6 @@ uint64_t __wrap_sim_run(struct sim *s, sim_time until)
 			_exit(0);
 		}
 	}
-	uint64_t ran = __real_sim_run(s, until);
-	if (probe.armed)
-		probe.events += ran;
-	return ran;
 }
 
 /* ---- event queue: the hold model ---- */
@@ -996,6 +995,7 @@ int main(int argc, char **argv)
 
 	if (!parse_options(&argc, &argv, &err))
 		goto out;
+	sim_run_observer = probe_observe;
 	if (opt.startup_child)
 		return startup_child();
 	printf("storsim benchmark: %s, %ld CPUs online, %u usable by this process "
