@@ -576,14 +576,17 @@ static void io_u_init(struct fio_thread *td, struct fio_io_u *u,
 	u->next = NULL;
 }
 
+/* A sync keeps the offset its io_u had last (0 if never used), as fio's
+ * __get_io_u clears the length and not the offset: write_iolog shows it. */
 static void fill_sync(struct fio_thread *td, struct fio_io_u *u,
 		      struct fio_file *f, bool datasync)
 {
 	unsigned idx = u->idx;
+	uint64_t stale_offset = u->offset;
 
 	*u = (struct fio_io_u){
 		.td = td, .idx = idx, .ddir = FIO_DDIR_WRITE, .sync_op = true,
-		.datasync = datasync, .file = f,
+		.datasync = datasync, .file = f, .offset = stale_offset,
 	};
 }
 
@@ -1693,8 +1696,7 @@ static void log_io_u(struct fio_thread *td, const struct fio_io_u *u)
 			   u->datasync ? TRACE_OP_DATASYNC : TRACE_OP_SYNC;
 
 	iolog_writer_io(td->iolog, sim_now(td->comp.sim) - td->iolog_t0,
-			(uint32_t)(u->file - td->files), op,
-			u->sync_op ? 0 : u->offset, u->sync_op ? 0 : u->len);
+			(uint32_t)(u->file - td->files), op, u->offset, u->len);
 }
 
 /* Queue a filled io_u; commit when the batch is full. Ends the step. */
