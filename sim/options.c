@@ -2417,7 +2417,7 @@ const struct fio_option_def fio_option_defs[] = {
 		.flags = FOPT_F_HI | FOPT_F_SECONDS, .support = FOPT_MODELLED,
 		.field = FIELD_NS, .off = OFF(start_delay),
 		.off_hi = OFF(start_delay_high),
-		.help = "Wait this long before starting; LO-HI draws one per thread, as fio (which then starts it at its next 100 ms poll)",
+		.help = "Wait this long from the start of the run (in a later stonewall phase, what is left of it); LO-HI draws one per thread, as fio (which then starts it at its next 100 ms poll)",
 	},
 	{
 		.name = "runtime", .alias = "timeout",

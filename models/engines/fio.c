@@ -111,6 +111,7 @@ struct fio_run {
 	GPtrArray *threads;	/* struct fio_thread *, in job order */
 	unsigned phase, nphases;
 	unsigned running;
+	sim_time genesis;	/* the run's start: startdelay counts from it */
 	struct output_run out;
 	GArray *out_jobs;	/* struct output_job */
 	GPtrArray *owned;	/* what the output points into */
@@ -2011,7 +2012,10 @@ static sim_time start_delay(struct fio_thread *td)
 }
 
 /* Start the threads of the next stonewall phase (those waiting for a job
- * of it, when that job is done); stop after the last phase. */
+ * of it, when that job is done); stop after the last phase. A thread of a
+ * later phase waits only for what is left of its startdelay: fio's
+ * run_threads compares the delay with the time since genesis, the run's
+ * start, in every phase. */
 static void start_phase(struct fio_run *r)
 {
 	struct sim *s = &r->sys->sim;
@@ -2022,7 +2026,7 @@ static void start_phase(struct fio_run *r)
 			struct fio_thread *td = r->threads->pdata[i];
 			if (td->phase != ph)
 				continue;
-			td->start_time = sim_now(s) + start_delay(td);
+			td->start_time = r->genesis + start_delay(td);
 			r->running++;
 			if (!waitee_running(r, td))
 				launch(r, td);
@@ -2801,6 +2805,7 @@ bool fio_run_exec(struct fio_run *r, GError **err)
 
 	system_reset_stats(r->sys);
 	system_arm_power_loss(r->sys);
+	r->genesis = sim_now(s);
 	start_phase(r);
 	sim_run(s, SIM_TIME_MAX);
 	for (unsigned i = 0; i < r->threads->len; i++) {
