@@ -1726,7 +1726,15 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		log_io_u(td, u);
 	if (!u->sync_op && !u->verify_read) {
 		td->bytes_issued += u->len;
-		td->round_bytes += u->len;
+		/* do_io's bytes_issued grows only for an io_u that queue()
+		 * leaves queued (io_queue_event's FIO_Q_QUEUED): a synchronous
+		 * engine's round, and a trim's, end when the files are done
+		 * or the job's bytes are, not at size= (fio 3.33, psync,
+		 * filesize=1m nrfiles=3 size=2m loops=2: rounds of 768 and
+		 * 256 reads). */
+		if (!td->eng->sync &&
+		    !(u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel))
+			td->round_bytes += u->len;
 		td->ddir_issues[u->ddir]++;
 		if (td->rated)
 			rate_issued(td, u);
@@ -2354,12 +2362,18 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		struct fio_file *f = &td->files[i];
-		/* filesize=LOW-HIGH draws a size per file when size= is not
-		 * given; with size=, fio 3.33 gave each of 3 files size/3
-		 * (null engine), which the model follows */
+		/* fio's setup_files: a file whose size lies outside
+		 * filesize=LOW-HIGH gets LOW, or a size drawn between them
+		 * (get_rand_file_size). A file the job creates has none; the
+		 * null engine's files have size/nrfiles when size= is given,
+		 * so they keep it when it is in the range (fio 3.33: 3 files
+		 * of 1m-10m with size=4m each take 341 reads of 4 KiB, 5
+		 * files of 256k-2m with size=1m take 51-52 over drawn sizes). */
 		uint64_t want = per_file;
 		bool sized = o->file_size_low &&
-			     (o->file_size_high == o->file_size_low || !o->size);
+			     (o->ioengine != FIO_ENGINE_NULL || !o->size ||
+			      per_file < o->file_size_low ||
+			      per_file > o->file_size_high);
 		if (sized)
 			want = o->file_size_high == o->file_size_low ?
 			       o->file_size_low : rand_file_size(td);
@@ -2467,6 +2481,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	/* io_size=N% is of the files' sizes (setup_files). */
 	td->io_size = o->io_size_percent && o->io_size_percent != 100 ?
 		      total * o->io_size_percent / 100 : o->io_size;
+	/* setup_files: the job's size is size=, down to what its files hold;
+	 * files that filesize= made larger keep their size and the job
+	 * stops after size= bytes over all of them (fio 3.33: 512 reads
+	 * for filesize=1m size=2m nrfiles=3). */
+	if (o->size && o->size < total)
+		total = o->size;
 	td->io_budget = (td->io_size ? td->io_size : total) * MAX(o->loops, 1u);
 	td->loops_left = MAX(o->loops, 1u) - 1;
 	/* do_io's total_bytes: a round is the job's size, or for random

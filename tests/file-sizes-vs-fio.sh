@@ -1,0 +1,63 @@
+#!/bin/sh
+# Description: filesize=, size= and loops= give a job fio's files and
+# fio's I/Os. fio 3.33's setup_files gives a file whose size lies outside
+# filesize=LOW-HIGH (a file it creates has none) LOW or a size drawn
+# between them, whether size= is given or not (the null engine's files
+# have size/nrfiles, which stands when it is in the range); size= then
+# caps the job's bytes at what the files hold. do_io ends a round at
+# size= only for I/Os that queue() leaves queued (libaio, io_uring): a
+# synchronous engine's round goes on until its files are done, and the
+# last round makes up the job's size x loops. Each case runs on real
+# files in a scratch directory, and the file, direction, offset and
+# length of every I/O that fio's write_iolog records must equal
+# storsim's, in order. Skipped without fio 3.33.
+. "$top_srcdir/tests/tap.sh"
+
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "fio 3.33 is not installed"
+
+# job options of each case, separated by spaces
+cases='ioengine=psync rw=randread nrfiles=3 filesize=1m-10m size=4m
+ioengine=psync rw=randread nrfiles=3 filesize=1m-10m size=16m
+ioengine=psync rw=randrw nrfiles=5 filesize=256k-2m size=1m
+ioengine=psync rw=randread nrfiles=3 filesize=1m size=2m
+ioengine=psync rw=randread nrfiles=3 filesize=1m size=2m loops=2
+ioengine=psync rw=randwrite nrfiles=3 filesize=1m size=2m loops=3
+ioengine=libaio rw=randread nrfiles=3 filesize=1m size=2m loops=2
+ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
+ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
+ncases=$(printf '%s\n' "$cases" | wc -l)
+plan "$ncases"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# jobfile DIR LOG OPTION...: the job file of a case
+jobfile() {
+	dir=$1 log=$2
+	shift 2
+	printf '[j]\nbs=4k\ndirectory=%s\n' "$dir"
+	printf '%s\n' "$@"
+	printf 'write_iolog=%s\n' "$log"
+}
+
+# ios LOG: file (its name only), direction, offset and length of each I/O
+ios() {
+	awk '$3 == "read" || $3 == "write" { sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
+}
+
+printf '%s\n' "$cases" | while read -r opts; do
+	rm -rf "$out/files" "$out/fio.log" "$out/sim.log"
+	mkdir "$out/files"
+	# shellcheck disable=SC2086
+	jobfile "$out/files" "$out/fio.log" $opts >"$out/fio.fio"
+	# shellcheck disable=SC2086
+	jobfile /data "$out/sim.log" $opts >"$out/sim.fio"
+	"$fio" "$out/fio.fio" >/dev/null 2>&1 || diag "fio failed: $opts"
+	"$STORSIM" run --no-cpu-profile "$out/sim.fio" >/dev/null 2>"$out/err" ||
+		diag "storsim failed: $opts: $(cat "$out/err")"
+	ios "$out/fio.log" >"$out/fio.ios"
+	ios "$out/sim.log" >"$out/sim.ios"
+	check "$opts: storsim's I/Os are fio's ($(wc -l <"$out/fio.ios"))" \
+		sh -c "test -s '$out/fio.ios' && cmp -s '$out/fio.ios' '$out/sim.ios'"
+done
+finish
