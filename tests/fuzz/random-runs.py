@@ -60,6 +60,7 @@ OPTIONAL = [
     ("group_reporting", [None]), ("bssplit", ["4k/50:64k/50", "4k/10:8k/60:16k/30,8k"]),
     ("bsrange", ["4k-16k", "512-64k"]), ("percentage_random", ["50", "20,80"]),
     ("nrfiles", ["3"]), ("file_service_type", ["random", "random:2", "sequential"]),
+    ("filesize", ["256k-2m", "1m"]),
     ("randrepeat", ["0"]), ("randseed", ["7"]), ("allrandrepeat", ["1"]),
     ("random_generator", ["tausworthe64", "lfsr"]),
     ("io_size", ["2m", "50%"]), ("size", ["30%"]), ("loops", ["2"]), ("write_lat_log", ["lat"]),
