@@ -358,9 +358,10 @@ static bool pick_zoned(struct fio_thread *td, const struct fio_file *f,
 }
 
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
- * region, or false at the end of a pass. */
+ * region, or false at the end of a pass. With mark false a block from the
+ * random map stays free (fio's IO_U_F_BUSY_OK: mark_random_map skips it). */
 static bool pick_random(struct fio_thread *td, struct fio_file *f,
-			enum fio_ddir d, uint64_t bs, uint64_t *rel)
+			enum fio_ddir d, uint64_t bs, bool mark, uint64_t *rel)
 {
 	const struct job_options *o = td->o;
 	/* Block b is at b times the direction's blockalign, also where the
@@ -384,8 +385,10 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
 		*rel = fio_taus_block(&td->offsets, last_block(f, o, d)) * align;
 	} else if (f->map.nlevels) {
-		uint64_t b = fio_randmap_take(&f->map, fio_taus_block(&td->offsets,
-				MIN(last_block(f, o, d), f->nblocks)));
+		uint64_t drawn = fio_taus_block(&td->offsets,
+				MIN(last_block(f, o, d), f->nblocks));
+		uint64_t b = mark ? fio_randmap_take(&f->map, drawn) :
+			     fio_randmap_next_free(&f->map, drawn);
 		if (b == FIO_RANDMAP_NONE)
 			return false;
 		*rel = b * align;
@@ -394,7 +397,7 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		 * its do_io ends the pass. */
 		if (*rel + o->min_bs[d] > f->rand_span)
 			return false;
-		td->picked_from_map = true;
+		td->picked_from_map = mark;
 	} else {
 		/* lfsr: every block once per pass, in the register's order */
 		uint64_t b;
@@ -499,13 +502,16 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random(td, f, d, bs, &rel))
+		if (!pick_random(td, f, d, bs, true, &rel))
 			return false;
 	} else {
+		/* get_next_block marks a sequential pick IO_U_F_BUSY_OK
+		 * before it looks, so the random block it falls back to at
+		 * the end of the file stays free in the map too */
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
 		if (!seq_next(td, f, d, bs, &rel) &&
-		    !pick_random(td, f, d, bs, &rel))
+		    !pick_random(td, f, d, bs, false, &rel))
 			return false;
 	}
 	f->last_start[d] = rel;

@@ -89,12 +89,17 @@ static void set(struct fio_randmap *m, uint64_t b)
 	}
 }
 
-uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b)
+uint64_t fio_randmap_next_free(const struct fio_randmap *m, uint64_t b)
 {
 	uint64_t f = first_free(m, 0, b);
 
-	if (f == FIO_RANDMAP_NONE)
-		f = first_free(m, 0, 0);
+	return f != FIO_RANDMAP_NONE ? f : first_free(m, 0, 0);
+}
+
+uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b)
+{
+	uint64_t f = fio_randmap_next_free(m, b);
+
 	if (f != FIO_RANDMAP_NONE)
 		set(m, f);
 	return f;

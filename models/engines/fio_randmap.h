@@ -23,6 +23,10 @@ void fio_randmap_init(struct fio_randmap *m, uint64_t nblocks);
 void fio_randmap_destroy(struct fio_randmap *m);
 /* A new pass: every block free again. */
 void fio_randmap_clear(struct fio_randmap *m);
+/* Block b if it is free, or the first free block after it, wrapping to
+ * the start (axmap_next_free); FIO_RANDMAP_NONE when none is free. The
+ * map is left as it is. */
+uint64_t fio_randmap_next_free(const struct fio_randmap *m, uint64_t b);
 /* The search, when block b is used. */
 uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b);
 

@@ -2,7 +2,8 @@
  * fio's random map (models/engines/fio_randmap.c): a free block is taken
  * as drawn, a used one gives way to the next free block after it, round
  * to the start, and a full map answers FIO_RANDMAP_NONE until cleared; a
- * run of blocks is taken up to the first used one.
+ * run of blocks is taken up to the first used one; the search alone
+ * takes nothing.
  */
 #include <glib.h>
 #include <string.h>
@@ -42,6 +43,18 @@ static void test_search_wraps_to_the_start(void)
 
 /* Past whole words of used blocks, through the levels above, for map
  * sizes around the word and level boundaries. */
+static void test_next_free_looks_without_taking(void)
+{
+	struct fio_randmap m;
+
+	fio_randmap_init(&m, 100);
+	fio_randmap_take(&m, 42);
+	g_assert_cmpuint(fio_randmap_next_free(&m, 42), ==, 43);
+	g_assert_cmpuint(fio_randmap_next_free(&m, 42), ==, 43);
+	g_assert_cmpuint(fio_randmap_take(&m, 43), ==, 43);
+	fio_randmap_destroy(&m);
+}
+
 static void test_every_block_once_then_none(void)
 {
 	static const uint64_t sizes[] = {1, 63, 64, 65, 4095, 4096, 4097, 300000};
@@ -90,6 +103,8 @@ int main(int argc, char **argv)
 			test_used_block_gives_way_to_the_next_free);
 	g_test_add_func("/fio-randmap/search-wraps-to-the-start",
 			test_search_wraps_to_the_start);
+	g_test_add_func("/fio-randmap/next-free-looks-without-taking",
+			test_next_free_looks_without_taking);
 	g_test_add_func("/fio-randmap/every-block-once-then-none",
 			test_every_block_once_then_none);
 	g_test_add_func("/fio-randmap/run-stops-at-the-first-used-block",

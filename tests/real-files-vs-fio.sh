@@ -1,13 +1,16 @@
 #!/bin/sh
-# Description: filesize=, size= and loops= give a job fio's files and
-# fio's I/Os. fio 3.33's setup_files gives a file whose size lies outside
+# Description: jobs on real files get fio's files and fio's I/Os.
+# filesize=, size= and loops=: fio 3.33's setup_files gives a file whose size lies outside
 # filesize=LOW-HIGH (a file it creates has none) LOW or a size drawn
 # between them, whether size= is given or not (the null engine's files
 # have size/nrfiles, which stands when it is in the range); size= then
 # caps the job's bytes at what the files hold. do_io ends a round at
 # size= only for I/Os that queue() leaves queued (libaio, io_uring): a
 # synchronous engine's round goes on until its files are done, and the
-# last round makes up the job's size x loops. Each case runs on real
+# last round makes up the job's size x loops. percentage_random: a
+# sequential pick that runs off the end of the file takes a random block
+# and leaves it free in the random map (IO_U_F_BUSY_OK), so a later
+# random pick can land on it again. Each case runs on real
 # files in a scratch directory, and the file, direction, offset and
 # length of every I/O that fio's write_iolog records must equal
 # storsim's, in order. Skipped without fio 3.33.
@@ -24,6 +27,7 @@ ioengine=psync rw=randread nrfiles=3 filesize=1m size=2m
 ioengine=psync rw=randread nrfiles=3 filesize=1m size=2m loops=2
 ioengine=psync rw=randwrite nrfiles=3 filesize=1m size=2m loops=3
 ioengine=libaio rw=randread nrfiles=3 filesize=1m size=2m loops=2
+ioengine=psync rw=randread percentage_random=50 filesize=512k
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
