@@ -59,6 +59,7 @@ rw=randread random_distribution=pareto:0.3:0.7
 rw=randread random_distribution=normal:10
 rw=randrw random_distribution=zipf:1.1 nrfiles=2
 rw=randread random_distribution=zipf:1.2 randrepeat=0 randseed=5
+rw=randread random_distribution=pareto:0.5 randseed=11
 rw=randread random_distribution=zoned:60/10:30/20:10/70
 rw=randrw random_distribution=zoned_abs:60/4m:30/8m:10/4m
 rw=randread random_distribution=zoned:60/10:30/20:10/70 randrepeat=0 randseed=3

@@ -2451,11 +2451,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		    o->random_distribution != FIO_RAND_ZONED_ABS) {
 			/* __init_rand_distribution: ranges of the smaller of the
 			 * read and write block over the region, one state per
-			 * file, seeded by its name (or the offsets' seed) */
+			 * file, seeded by its name, or by the offsets' seed once
+			 * fixup_options has turned randrepeat off for randseed=
+			 * (after the offsets' seed was made under randrepeat,
+			 * so that seed is still FIO_RANDSEED's) */
 			uint64_t range = MIN(o->min_bs[FIO_DDIR_READ],
 					     o->min_bs[FIO_DDIR_WRITE]);
 			uint64_t nranges = (f->io_size + range - 1) / range;
-			uint32_t seed = o->randrepeat ?
+			uint32_t seed = o->randrepeat && !o->randseed_set ?
 				fio_rand_file_seed(fio_names->pdata[i], td->index + 1) :
 				(uint32_t)td->block_seed;
 			fio_rand_init(&f->rand, o, nranges, seed);
