@@ -785,6 +785,15 @@ struct sfile *system_open_args(struct system *s,
 	return f;
 }
 
+uint64_t system_file_size(struct system *s, const char *path)
+{
+	const char *rel;
+	struct system_mount *m = mount_for(s, path, &rel);
+	struct inode *ino = m ? fs_lookup(m->fs, rel) : NULL;
+
+	return ino ? ino->size : 0;
+}
+
 struct sfile *system_open(struct system *s, const char *path, GError **err)
 {
 	struct system_open_args a = {.path = path, .direct = true};

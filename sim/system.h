@@ -90,6 +90,10 @@ void system_free(struct system *s);
 struct sfile *system_open(struct system *s, const char *path, GError **err);
 struct sfile *system_open_args(struct system *s,
 			       const struct system_open_args *a, GError **err);
+/* The size of the file at path on its mount, 0 when it does not exist
+ * (what fio's get_file_sizes finds before a job lays its files out);
+ * a device's or an unmounted path's size is not asked here. */
+uint64_t system_file_size(struct system *s, const char *path);
 /* Disk statistics for fio's disk_util (struct output_disk), per device. */
 void system_disk_stats(const struct system *s, GArray *disks);
 /* Forget the accounting so far: CPU time, stages, disk statistics. */

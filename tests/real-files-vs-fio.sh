@@ -10,7 +10,10 @@
 # last round makes up the job's size x loops. percentage_random: a
 # sequential pick that runs off the end of the file takes a random block
 # and leaves it free in the random map (IO_U_F_BUSY_OK), so a later
-# random pick can land on it again. Each case runs on real
+# random pick can land on it again. offset=N% is of the size a file had
+# before the job laid it out, 0 for a new one, and of its size from the
+# second round on, where an I/O that would end past the end of the file
+# ends the file's pass. Each case runs on real
 # files in a scratch directory, and the file, direction, offset and
 # length of every I/O that fio's write_iolog records must equal
 # storsim's, in order. Skipped without fio 3.33.
@@ -28,6 +31,8 @@ ioengine=psync rw=randread nrfiles=3 filesize=1m size=2m loops=2
 ioengine=psync rw=randwrite nrfiles=3 filesize=1m size=2m loops=3
 ioengine=libaio rw=randread nrfiles=3 filesize=1m size=2m loops=2
 ioengine=psync rw=randread percentage_random=50 filesize=512k
+ioengine=psync rw=randread offset=10% size=1m
+ioengine=psync rw=randread offset=10% size=1m loops=2
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)

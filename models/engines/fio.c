@@ -764,7 +764,8 @@ static void start_round(struct fio_thread *td)
 	td->zone_bytes = 0;
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		td->files[i].round_done = false;
-		td->files[i].region_start = td->files[i].zone_origin;
+		td->files[i].region_start = td->files[i].round_origin;
+		td->files[i].zone_origin = td->files[i].round_origin;
 		file_new_pass(td, &td->files[i]);
 	}
 }
@@ -962,6 +963,14 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				if (td->picked_from_map)
 					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
 				f->pos[d] = rel + bs;
+			}
+			/* fill_io_u: an I/O that would end past the end of
+			 * the file ends its pass (a later round whose
+			 * offset=N% moved the region past a new file's end) */
+			if (f->f && off + bs > f->f->size) {
+				if (!file_done(td, f))
+					return false;
+				continue;
 			}
 			td->round_ios++;
 			td->zone_bytes += bs;
@@ -2375,12 +2384,19 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		 * so they keep it when it is in the range (fio 3.33: 3 files
 		 * of 1m-10m with size=4m each take 341 reads of 4 KiB, 5
 		 * files of 256k-2m with size=1m take 51-52 over drawn sizes). */
+		bool dev = g_str_has_prefix(names->pdata[i], "/dev/");
+		uint64_t before = o->ioengine == FIO_ENGINE_NULL ? per_file :
+				  dev ? 0 : system_file_size(fio_system(td),
+							     names->pdata[i]);
 		uint64_t want = per_file;
 		bool sized = o->file_size_low &&
 			     (o->ioengine != FIO_ENGINE_NULL || !o->size ||
 			      per_file < o->file_size_low ||
 			      per_file > o->file_size_high);
-		if (sized)
+		if (sized && !dev && before >= o->file_size_low &&
+		    before <= o->file_size_high)
+			want = before;
+		else if (sized)
 			want = o->file_size_high == o->file_size_low ?
 			       o->file_size_low : rand_file_size(td);
 		/* filesize= is the file's size, offset= inside it; size= is
@@ -2417,7 +2433,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 				g_prefix_error(err, "%s:%d: ", ofile, oline);
 				return false;
 			}
-			f->region_start = region_start(td, f->f->size, min_bs);
+			/* get_start_offset takes offset=N% of the size the
+			 * file had before the job laid it out: 0 for one it
+			 * creates, whose first round starts at offset 0 */
+			f->region_start = region_start(td, dev || before ?
+						       f->f->size : 0, min_bs);
+			f->round_origin = region_start(td, f->f->size, min_bs);
 			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
@@ -2439,6 +2460,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		if (o->pre_read && f->f && f->f->ops->preload)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
 		f->zone_origin = f->region_start;
+		if (!f->f)
+			f->round_origin = f->region_start;
 		f->rand_span = f->io_size;
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
 		if (o->zone_strided) {

@@ -48,6 +48,9 @@ struct fio_file {
 	struct fio_rand rand;	/* zipf, pareto, normal */
 	uint64_t last_start[FIO_DDIR_COUNT];
 	uint64_t zone_origin;	/* region_start before any strided zone */
+	uint64_t round_origin;	/* ... from the second round on (offset=N%
+				 * of a file the job created: of its size
+				 * then, where the first round had 0) */
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
 	bool open;		/* fio_file_open: closed between rounds */
