@@ -27,6 +27,7 @@ cases='rw=randread
 rw=randread loops=2
 rw=randread randrepeat=0 randseed=1234
 rw=randread randseed=1234
+rw=randrw loops=2 randseed=1234
 rw=randread allrandrepeat=1 randrepeat=0
 rw=randread random_generator=tausworthe64
 rw=randread bs=6k

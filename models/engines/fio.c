@@ -754,9 +754,10 @@ static void start_round(struct fio_thread *td)
 	td->files_done = 0;
 	td->round_ios = 0;
 	/* clear_io_state reseeds under randrepeat: each loop repeats the
-	 * first one's numbers */
+	 * first one's numbers; randseed= has turned randrepeat off by then
+	 * (fixup_options), so its loops go on with the numbers */
 	td->rwmix_issues = 0;
-	if (o->randrepeat)
+	if (o->randrepeat && !o->randseed_set)
 		seed_generators(td, false);
 	td->round_bytes = 0;
 	/* and each file starts again from its start offset, in its first
