@@ -13,7 +13,9 @@
 # random pick can land on it again. offset=N% is of the size a file had
 # before the job laid it out, 0 for a new one, and of its size from the
 # second round on, where an I/O that would end past the end of the file
-# ends the file's pass. Each case runs on real
+# ends the file's pass, checked before the random map shortens it, while
+# io_u_fits measures from N% of the laid-out size in every round. A
+# random file service draws each round's first file. Each case runs on real
 # files in a scratch directory, and the file, direction, offset and
 # length of every I/O that fio's write_iolog records must equal
 # storsim's, in order. Skipped without fio 3.33.
@@ -33,6 +35,8 @@ ioengine=libaio rw=randread nrfiles=3 filesize=1m size=2m loops=2
 ioengine=psync rw=randread percentage_random=50 filesize=512k
 ioengine=psync rw=randread offset=10% size=1m
 ioengine=psync rw=randread offset=10% size=1m loops=2
+ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
+ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)

@@ -258,11 +258,15 @@ static uint64_t mark_covered(struct fio_file *f, uint64_t minbs, uint64_t rel,
 	return MIN(len, used * minbs);
 }
 
-/* fio's io_u_fits: an I/O of len at rel stays inside the job's region,
- * wherever a zone has moved region_start. */
+/* fio's io_u_fits: an I/O of len at rel ends within io_size of the
+ * file's start offset, wherever a zone has moved region_start. fio asks
+ * get_start_offset anew, of the file's size now: for offset=N% of a file
+ * the job created, N% of its laid-out size even in the first round, whose
+ * region starts at 0 (then fill_io_u's check of the file's end ends the
+ * pass). */
 static bool io_fits(const struct fio_file *f, uint64_t rel, uint64_t len)
 {
-	return f->region_start + rel + len <= f->zone_origin + f->io_size;
+	return f->region_start + rel + len <= f->round_origin + f->io_size;
 }
 
 /*
@@ -465,9 +469,8 @@ static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
 		if (pos >= real)	/* fio compares the relative offset */
 			pos = f->region_start;
 	}
-	/* io_u_fits: within the job's region, wherever a zone has moved
-	 * region_start */
-	if (f->region_start + pos + bs > f->zone_origin + f->io_size ||
+	/* io_u_fits (io_fits) */
+	if (!io_fits(f, pos, bs) ||
 	    f->region_start + pos >= real)
 		return false;
 	*rel = pos;
@@ -760,6 +763,10 @@ static void start_round(struct fio_thread *td)
 	if (o->randrepeat && !o->randseed_set)
 		seed_generators(td, false);
 	td->round_bytes = 0;
+	/* __get_next_file finds the last file served closed: a random file
+	 * service draws the round's first file, as at the start */
+	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
+		next_file(td);
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */
 	td->zone_bytes = 0;
@@ -954,24 +961,25 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				if (!pick_offset(td, f, d, bs, &off))
 					return false;
 			}
-			if (td->o->max_bs[d] > bs) {
-				uint64_t rel = off - f->region_start;
-				if (!pick_buflen(td, f, d, rel, &bs)) {
-					if (!file_done(td, f))
-						return false;
-					continue;
-				}
-				if (td->picked_from_map)
-					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
-				f->pos[d] = rel + bs;
+			bool sized = td->o->max_bs[d] > bs;
+			uint64_t rel = off - f->region_start;
+			if (sized && !pick_buflen(td, f, d, rel, &bs)) {
+				if (!file_done(td, f))
+					return false;
+				continue;
 			}
 			/* fill_io_u: an I/O that would end past the end of
-			 * the file ends its pass (a later round whose
-			 * offset=N% moved the region past a new file's end) */
+			 * the file ends its pass (offset=N% of a file the
+			 * job created), before the random map shortens it */
 			if (f->f && off + bs > f->f->size) {
 				if (!file_done(td, f))
 					return false;
 				continue;
+			}
+			if (sized) {
+				if (td->picked_from_map)
+					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
+				f->pos[d] = rel + bs;
 			}
 			td->round_ios++;
 			td->zone_bytes += bs;
