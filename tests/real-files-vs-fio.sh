@@ -15,7 +15,9 @@
 # second round on, where an I/O that would end past the end of the file
 # ends the file's pass, checked before the random map shortens it, while
 # io_u_fits measures from N% of the laid-out size in every round. A
-# random file service draws each round's first file. Each case runs on real
+# random file service draws each round's first file. A zipf, pareto or
+# normal pick in the last range of a file whose size is not a whole
+# number of ranges does not fit, and ends the file's pass. Each case runs on real
 # files in a scratch directory, and the file, direction, offset and
 # length of every I/O that fio's write_iolog records must equal
 # storsim's, in order. Skipped without fio 3.33.
@@ -37,6 +39,7 @@ ioengine=psync rw=randread offset=10% size=1m
 ioengine=psync rw=randread offset=10% size=1m loops=2
 ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
+ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
@@ -58,15 +61,19 @@ ios() {
 	awk '$3 == "read" || $3 == "write" { sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
 }
 
+# fio runs in $out, so both tools name the files files/j.0.N, the names
+# that seed zipf and pareto (storsim mounts its file system at /files)
+cd "$out" || exit 1
 printf '%s\n' "$cases" | while read -r opts; do
-	rm -rf "$out/files" "$out/fio.log" "$out/sim.log"
-	mkdir "$out/files"
+	rm -rf files fio.log sim.log
+	mkdir files
 	# shellcheck disable=SC2086
-	jobfile "$out/files" "$out/fio.log" $opts >"$out/fio.fio"
+	jobfile files "$out/fio.log" $opts >"$out/fio.fio"
 	# shellcheck disable=SC2086
-	jobfile /data "$out/sim.log" $opts >"$out/sim.fio"
+	jobfile files "$out/sim.log" $opts >"$out/sim.fio"
 	"$fio" "$out/fio.fio" >/dev/null 2>&1 || diag "fio failed: $opts"
-	"$STORSIM" run --no-cpu-profile "$out/sim.fio" >/dev/null 2>"$out/err" ||
+	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 \
+		"$out/sim.fio" >/dev/null 2>"$out/err" ||
 		diag "storsim failed: $opts: $(cat "$out/err")"
 	ios "$out/fio.log" >"$out/fio.ios"
 	ios "$out/sim.log" >"$out/sim.ios"
