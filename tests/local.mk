@@ -127,6 +127,14 @@ fuzz-runs: storsim$(EXEEXT)
 .PHONY: fuzz-runs
 EXTRA_DIST += tests/fuzz/random-runs.py
 
+# make fuzz-vs-fio: random jobs run in fio 3.33 and in storsim on real
+# files, every I/O of their write_iologs compared (tests/fuzz/vs-fio.py).
+fuzz-vs-fio: storsim$(EXEEXT)
+	python3 $(top_srcdir)/tests/fuzz/vs-fio.py --storsim=./storsim$(EXEEXT) \
+		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED)
+.PHONY: fuzz-vs-fio
+EXTRA_DIST += tests/fuzz/vs-fio.py
+
 check_PROGRAMS += tests/unit/test-nvme
 tests_unit_test_nvme_SOURCES = tests/unit/test-nvme.c
 tests_unit_test_nvme_LDADD = $(STORSIM_LIBS)

@@ -384,10 +384,10 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		*rel = b * align;
 	} else if (o->random_distribution != FIO_RAND_UNIFORM) {
 		*rel = fio_rand_next(&f->rand) * align;
-		/* the last range can run past the region's end: the I/O does
-		 * not fit (get_next_buflen) and fio's fill ends the pass */
-		if (*rel + bs > f->rand_span)
-			return false;
+		/* the ranges cover io_size from wherever the region (or a
+		 * strided zone) starts, so an I/O can run past its end: it
+		 * does not fit (get_next_buflen) and fio's fill ends the pass */
+		return io_fits(f, *rel, bs);
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Run random fio jobs in fio 3.33 and in storsim and report where the
+I/Os they issue differ.
+
+storsim claims to issue the I/Os fio would, one for one; the fixed cases
+of tests/offsets-vs-fio.sh and tests/real-files-vs-fio.sh check that for
+chosen jobs, this for jobs drawn at random from options that move
+offsets, sizes, files and rounds (rw, bs, bsrange, bssplit, size,
+filesize, nrfiles, file service, loops, offset, offset_increment,
+io_size, number_ios, syncs, rwmix, percentage_random, distributions,
+norandommap, randseed, blockalign, rw_sequencer). Each job runs with a
+synchronous engine on real files in a scratch directory, whose order fio
+keeps whatever the timing, once in fio (on this machine's file system)
+and once in storsim (its file system mounted at the same relative path,
+as the names seed zipf and pareto); the file, direction, offset and
+length of every I/O and sync that each tool's write_iolog records must
+be equal, in order. Reported per job:
+  DIFF     the logs differ (with the first line that does);
+  REFUSED  storsim refused a job fio ran;
+  FIO-ONLY fio failed a job storsim ran.
+Usage: vs-fio.py [--storsim PATH] [--fio PATH] [--seed N] [--runs N]
+The exit status is 1 when a job differed. Use: make fuzz-vs-fio
+[FUZZ_RUNS=N] [FUZZ_SEED=N]. Needs fio 3.33 (scripts/bootstrap.sh
+installs Debian's).
+"""
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ENGINES = ["psync", "sync", "pvsync", "pvsync2"]
+# option -> values (None: a bare flag); one to four are drawn per job
+OPTIONAL = [
+    ("bs", ["4k", "8k", "16k"]),
+    ("bsrange", ["4k-16k"]),
+    ("bssplit", ["4k/50:16k/50"]),
+    ("size", ["256k", "1m", "3m"]),
+    ("filesize", ["512k", "256k-2m"]),
+    ("nrfiles", ["2", "3"]),
+    ("file_service_type", ["random", "sequential", "roundrobin:2", "random:3"]),
+    ("loops", ["2", "3"]),
+    ("offset", ["64k", "10%"]),
+    ("offset_increment", ["128k"]),
+    ("io_size", ["10k", "1m", "3m"]),
+    ("number_ios", ["50"]),
+    ("fsync", ["3"]), ("fdatasync", ["4"]), ("end_fsync", ["1"]),
+    ("rwmixread", ["30"]), ("rwmixwrite", ["20"]),
+    ("percentage_random", ["50"]),
+    ("random_distribution", ["zipf:1.2", "pareto:0.5", "normal:10"]),
+    ("norandommap", [None]),
+    ("randseed", ["11"]),
+    ("overwrite", ["1"]),
+    ("blockalign", ["8k"]),
+    ("rw_sequencer", ["identical"]),
+]
+RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
+      "randwrite:2"]
+
+
+def job_lines(rng):
+    lines = ["ioengine=" + rng.choice(ENGINES), "rw=" + rng.choice(RW)]
+    for name, values in rng.sample(OPTIONAL, rng.randint(1, 4)):
+        value = rng.choice(values)
+        lines.append(name if value is None else "%s=%s" % (name, value))
+    if not any(l.startswith(("size=", "filesize=")) for l in lines):
+        lines.append("size=1m")
+    return lines
+
+
+def logged(path):
+    """file, direction, offset, length of each I/O and sync of an iolog"""
+    out = []
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 5 and w[2] in ("read", "write", "trim", "sync",
+                                        "datasync"):
+                out.append(" ".join([os.path.basename(w[1])] + w[2:5]))
+    return out
+
+
+def run_job(fio, storsim, lines, work):
+    """None when the logs agree, else a line saying how they differ"""
+    files = os.path.join(work, "files")
+    shutil.rmtree(files, ignore_errors=True)
+    os.mkdir(files)
+    logs = {}
+    for tool in ("fio", "sim"):
+        log = os.path.join(work, tool + ".log")
+        if os.path.exists(log):
+            os.unlink(log)  # fio appends to an existing log
+        with open(os.path.join(work, tool + ".fio"), "w") as f:
+            f.write("\n".join(["[j]", "directory=files"] + lines +
+                              ["write_iolog=" + log]) + "\n")
+        logs[tool] = log
+    f = subprocess.run([fio, "fio.fio"], cwd=work, capture_output=True,
+                       text=True, timeout=120)
+    s = subprocess.run([storsim, "run", "--no-cpu-profile",
+                        "--mount=/files=xfs:nvme0n1", "sim.fio"], cwd=work,
+                       capture_output=True, text=True, timeout=120)
+    fio_ok = f.returncode == 0 and os.path.exists(logs["fio"])
+    if not fio_ok and s.returncode == 0:
+        return "FIO-ONLY fio failed: " + (f.stderr or f.stdout).strip()[-200:]
+    if not fio_ok:
+        return None
+    if s.returncode != 0:
+        return "REFUSED " + s.stderr.strip()[:200]
+    a, b = logged(logs["fio"]), logged(logs["sim"])
+    if a == b:
+        return None
+    k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]),
+             min(len(a), len(b)))
+    return "DIFF fio %d, storsim %d lines; line %d: fio '%s', storsim '%s'" % (
+        len(a), len(b), k + 1, a[k] if k < len(a) else "-",
+        b[k] if k < len(b) else "-")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--storsim", default="./storsim")
+    ap.add_argument("--fio", default="fio")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=200)
+    a = ap.parse_args()
+    version = subprocess.run([a.fio, "--version"], capture_output=True,
+                             text=True).stdout.strip()
+    if version != "fio-3.33":
+        sys.exit("vs-fio: needs fio 3.33, found '%s'" % version)
+    storsim = os.path.abspath(a.storsim)
+    rng = random.Random(a.seed)
+    differ = 0
+    with tempfile.TemporaryDirectory(prefix="storsim-vs-fio-") as work:
+        for i in range(1, a.runs + 1):
+            lines = job_lines(rng)
+            verdict = run_job(a.fio, storsim, lines, work)
+            if verdict:
+                differ += verdict.startswith("DIFF")
+                print("%s\n  job: %s" % (verdict, " ".join(lines)))
+            if i % 50 == 0:
+                print("vs-fio: %d of %d jobs, %d differ" % (i, a.runs, differ),
+                      file=sys.stderr)
+    print("vs-fio: %d jobs, %d differ" % (a.runs, differ))
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
