@@ -19,7 +19,10 @@
 # normal pick in the last range of a file whose size is not a whole
 # number of ranges does not fit, and ends the file's pass; the ranges
 # cover io_size from a strided zone's start, not the zone, so such a job
-# ends at its first pick past the region (18 reads). Each case runs on real
+# ends at its first pick past the region (18 reads). A random job's
+# sequential step into a file's partial last block does not fit and ends
+# the pass (59 writes of a 341 KiB file with rw=randwrite:2), where one
+# past the end of the file takes a random block. Each case runs on real
 # files in a scratch directory, and the file, direction, offset and
 # length of every I/O that fio's write_iolog records must equal
 # storsim's, in order. Skipped without fio 3.33.
@@ -43,6 +46,7 @@ ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=256k random_distribution=zipf:1.2 size=1m
+ioengine=psync rw=randwrite:2 size=341k
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)

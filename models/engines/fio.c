@@ -451,23 +451,34 @@ static void zone_step(struct fio_thread *td, struct fio_file *f, enum fio_ddir d
 	}
 }
 
+/* What fio's sequential pick found. */
+enum seq_pick {
+	SEQ_OK,
+	SEQ_PAST_END,	/* get_next_seq_offset: past the file's end */
+	SEQ_NO_FIT,	/* get_next_offset's or get_next_buflen's checks */
+};
+
 /*
  * fio's get_next_seq_offset, with get_next_offset's and get_next_buflen's
- * checks: the next sequential offset in f, relative to the region, or
- * false at the end of a pass. rw=NAME:N leaves a hole of N bytes after
+ * checks: the next sequential offset in f, relative to the region. Past
+ * the end of the file, a random job's in-between I/O takes a random block
+ * instead (get_next_block); an offset inside the file whose I/O does not
+ * fit ends the pass (fill_io_u), as at the partial last block of a file
+ * of size=1m/3. rw=NAME:N leaves a hole of N bytes after
  * each I/O but the first; a hole that runs past the end of the file starts
  * the file over (fio's "holed IO" wrap), so rw=read:4k goes round a 1 MiB
  * file until its bytes are issued, while rw=read:8k, whose last hole ends
  * at the end of the file, makes one pass.
  */
-static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
-		     enum fio_ddir d, uint64_t bs, uint64_t *rel)
+static enum seq_pick seq_next(const struct fio_thread *td,
+			      const struct fio_file *f, enum fio_ddir d,
+			      uint64_t bs, uint64_t *rel)
 {
 	uint64_t real = file_size(f);
 	uint64_t pos = f->pos[d];
 
 	if (f->region_start + pos >= real)
-		return false;
+		return SEQ_PAST_END;
 	if (pos && td->o->rw_seq_add) {
 		pos += td->o->rw_seq_add;
 		if (pos >= real)	/* fio compares the relative offset */
@@ -476,9 +487,9 @@ static bool seq_next(const struct fio_thread *td, const struct fio_file *f,
 	/* io_u_fits (io_fits) */
 	if (!io_fits(f, pos, bs) ||
 	    f->region_start + pos >= real)
-		return false;
+		return SEQ_NO_FIT;
 	*rel = pos;
-	return true;
+	return SEQ_OK;
 }
 
 /*
@@ -504,7 +515,7 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
-		if (!seq_next(td, f, d, bs, &rel))
+		if (seq_next(td, f, d, bs, &rel) != SEQ_OK)
 			return false;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
@@ -517,8 +528,10 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 		 * the end of the file stays free in the map too */
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
-		if (!seq_next(td, f, d, bs, &rel) &&
-		    !pick_random(td, f, d, bs, false, &rel))
+		enum seq_pick seq = seq_next(td, f, d, bs, &rel);
+		if (seq == SEQ_NO_FIT ||
+		    (seq == SEQ_PAST_END &&
+		     !pick_random(td, f, d, bs, false, &rel)))
 			return false;
 	}
 	f->last_start[d] = rel;
