@@ -22,10 +22,14 @@
 # ends at its first pick past the region (18 reads). A random job's
 # sequential step into a file's partial last block does not fit and ends
 # the pass (59 writes of a 341 KiB file with rw=randwrite:2), where one
-# past the end of the file takes a random block. Each case runs on real
-# files in a scratch directory, and the file, direction, offset and
-# length of every I/O that fio's write_iolog records must equal
-# storsim's, in order. Skipped without fio 3.33.
+# past the end of the file takes a random block. write_iolog: fio logs
+# a sync with the offset its io_u held from its last I/O (__get_io_u
+# clears the length, not the offset), so with a synchronous engine a sync
+# line carries the offset of the write before it: "sync 53248 0". Each
+# case runs on real files in a scratch directory, and the file,
+# direction, offset and length of every I/O and sync that fio's
+# write_iolog records must equal storsim's, in order; a case that asks
+# for syncs must log some. Skipped without fio 3.33.
 . "$top_srcdir/tests/tap.sh"
 
 fio=$(fio333)
@@ -47,6 +51,10 @@ ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=256k random_distribution=zipf:1.2 size=1m
 ioengine=psync rw=randwrite:2 size=341k
+ioengine=psync rw=randwrite fsync=3 size=64k
+ioengine=psync rw=write fdatasync=2 end_fsync=1 size=64k
+ioengine=sync rw=randrw fsync=2 size=64k
+ioengine=pvsync2 rw=write fsync=1 bs=8k size=64k
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
 ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
@@ -63,9 +71,10 @@ jobfile() {
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# ios LOG: file (its name only), direction, offset and length of each I/O
+# ios LOG: file (its name only), direction, offset and length of each
+# I/O and sync
 ios() {
-	awk '$3 == "read" || $3 == "write" { sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
+	awk '$3 ~ /^(read|write|sync|datasync)$/ { sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
 }
 
 # fio runs in $out, so both tools name the files files/j.0.N, the names
@@ -84,7 +93,12 @@ printf '%s\n' "$cases" | while read -r opts; do
 		diag "storsim failed: $opts: $(cat "$out/err")"
 	ios "$out/fio.log" >"$out/fio.ios"
 	ios "$out/sim.log" >"$out/sim.ios"
-	check "$opts: storsim's I/Os are fio's ($(wc -l <"$out/fio.ios"))" \
-		sh -c "test -s '$out/fio.ios' && cmp -s '$out/fio.ios' '$out/sim.ios'"
+	syncs=$(grep -c sync "$out/fio.ios")
+	case "$opts" in
+	*sync=*) logged="grep -q sync '$out/fio.ios'" ;;
+	*) logged="test -s '$out/fio.ios'" ;;
+	esac
+	check "$opts: storsim's I/Os are fio's ($(wc -l <"$out/fio.ios"), $syncs syncs)" \
+		sh -c "$logged && cmp -s '$out/fio.ios' '$out/sim.ios'"
 done
 finish
