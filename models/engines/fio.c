@@ -2462,8 +2462,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			/* get_start_offset takes offset=N% of the size the
 			 * file had before the job laid it out: 0 for one it
 			 * creates, whose first round starts at offset 0 */
-			f->region_start = region_start(td, dev || before ?
-						       f->f->size : 0, min_bs);
+			f->region_start = region_start(td, dev ? f->f->size :
+						       before, min_bs);
 			f->round_origin = region_start(td, f->f->size, min_bs);
 			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
