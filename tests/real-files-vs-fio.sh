@@ -25,7 +25,14 @@
 # past the end of the file takes a random block. write_iolog: fio logs
 # a sync with the offset its io_u held from its last I/O (__get_io_u
 # clears the length, not the offset), so with a synchronous engine a sync
-# line carries the offset of the write before it: "sync 53248 0". Each
+# line carries the offset of the write before it: "sync 53248 0".
+# IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
+# fill that failed on a file that was done: the random block the next
+# file gives it then stays free in the map and is picked again later.
+# A sync goes to the next file that is not done. A job whose bytes are
+# issued with loops= left runs one more, empty, round, with its own
+# end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
+# the region's start. Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
 # write_iolog records must equal storsim's, in order; a case that asks
@@ -56,7 +63,13 @@ ioengine=psync rw=write fdatasync=2 end_fsync=1 size=64k
 ioengine=sync rw=randrw fsync=2 size=64k
 ioengine=pvsync2 rw=write fsync=1 bs=8k size=64k
 ioengine=null rw=randrw nrfiles=5 filesize=256k-2m size=1m
-ioengine=null rw=randread nrfiles=3 filesize=1m size=2m'
+ioengine=null rw=randread nrfiles=3 filesize=1m size=2m
+ioengine=pvsync2 rw=randwrite:2 nrfiles=3 size=1m
+ioengine=pvsync rw=randwrite:2 nrfiles=3 randseed=11 bssplit=4k/50:16k/50 size=256k
+ioengine=sync rw=randwrite:2 nrfiles=3 fsync=3 bs=8k size=1m
+ioengine=pvsync2 rw=randrw nrfiles=2 offset_increment=128k fsync=3 size=1m
+ioengine=sync rw=randrw norandommap blockalign=8k loops=2 end_fsync=1 size=1m
+ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -160,8 +160,10 @@ uint32_t fio_open_flags(const struct fio_thread *td)
 
 /* ---- offsets, sizes, directions ---- */
 
-/* A new pass over f: its random map cleared, or for an lfsr job its
- * register back at the offsets' seed (fio_file_reset's lfsr_reset). */
+/* A new pass over f (fio_file_reset): its random map cleared, or for an
+ * lfsr job its register back at the offsets' seed; the position at the
+ * region's start, and no last I/O, which rw_sequencer=identical repeats as
+ * the region's start. */
 static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 {
 	if (f->map.nlevels)
@@ -169,6 +171,7 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 	if (f->lfsr_on)
 		fio_lfsr_reset(&f->lfsr, td->block_seed);
 	memset(f->pos, 0, sizeof(f->pos));
+	memset(f->last_start, 0, sizeof(f->last_start));
 }
 
 /* The seed of the job's generator for purpose p; at set-up, where fio
@@ -493,16 +496,23 @@ static enum seq_pick seq_next(const struct fio_thread *td,
 }
 
 /*
- * The next offset in f for a bs-sized I/O in direction d, or false at the
- * end of a pass. As fio's get_next_offset: with rw=randNAME:N only every
- * Nth I/O takes a new offset, the ones between go on from the last I/O
- * (rw_sequencer=sequential) or repeat it (identical); a new offset is
- * random with probability percentage_random, else it goes on from the last
- * I/O too, and where that runs off the region it is random after all
- * (time_based jobs start the region again).
+ * The next offset in f for a bs-sized I/O in direction d, filled into u,
+ * or false at the end of a pass. As fio's get_next_offset: with
+ * rw=randNAME:N only every Nth I/O takes a new offset, the ones between go
+ * on from the last I/O (rw_sequencer=sequential) or repeat it (identical);
+ * a new offset is random with probability percentage_random, else it goes
+ * on from the last I/O too, and where that runs off the region it is
+ * random after all (time_based jobs start the region again).
+ *
+ * get_next_block marks every pick but a new random one IO_U_F_BUSY_OK,
+ * and only io_completed clears the mark: it stays on an io_u through a
+ * fill that failed (the file was done, the next file is tried) and back
+ * in the free list, and a random block picked while it is on stays free
+ * in the map (mark_random_map skips it), to be picked again later.
  */
-static bool pick_offset(struct fio_thread *td, struct fio_file *f,
-			enum fio_ddir d, uint64_t bs, uint64_t *off)
+static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
+			struct fio_file *f, enum fio_ddir d, uint64_t bs,
+			uint64_t *off)
 {
 	const struct job_options *o = td->o;
 	bool random = fio_rw_random(o->rw);
@@ -512,6 +522,8 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	td->picked_from_map = false;
 	if (new_offset)
 		td->seq_left = o->rw_seq_nr;
+	else
+		u->busy_ok = true;
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
@@ -520,12 +532,12 @@ static bool pick_offset(struct fio_thread *td, struct fio_file *f,
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random(td, f, d, bs, true, &rel))
+		if (!pick_random(td, f, d, bs, !u->busy_ok, &rel))
 			return false;
 	} else {
-		/* get_next_block marks a sequential pick IO_U_F_BUSY_OK
-		 * before it looks, so the random block it falls back to at
-		 * the end of the file stays free in the map too */
+		/* the random block a sequential pick falls back to at the
+		 * end of the file stays free in the map too */
+		u->busy_ok = true;
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
 		enum seq_pick seq = seq_next(td, f, d, bs, &rel);
@@ -926,13 +938,22 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 {
 	if (td->verifying)
 		return verify_fill(td, u);
-	/* do_io stops once the job's bytes are issued, before any sync. */
-	if (!td->o->time_based && td->bytes_issued >= td->io_budget)
+	/* do_io stops once the job's bytes are issued, before any sync;
+	 * with loops= left, keep_running still starts another round, which
+	 * issues nothing but its end_fsync and ends the job. */
+	if (!td->o->time_based && td->bytes_issued >= td->io_budget) {
+		td->round_wait = another_round(td);
 		return false;
+	}
 	if (sync_due(td)) {
 		const struct job_options *o = td->o;
 		bool fsync = o->fsync_blocks &&
 			     td->ddir_issues[FIO_DDIR_WRITE] % o->fsync_blocks == 0;
+		/* set_io_u_file picks the sync's file as an I/O's, passing
+		 * over the files done for the round */
+		while (td->files[td->next_file].round_done &&
+		       td->files_done < td->nfiles)
+			next_file(td);
 		fill_sync(td, u, &td->files[td->next_file], !fsync);
 		file_served(td);
 		return true;
@@ -963,7 +984,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		} else {
 			if (td->zone_range)
 				zone_step(td, f, d);
-			if (!pick_offset(td, f, d, bs, &off)) {
+			if (!pick_offset(td, u, f, d, bs, &off)) {
 				/* get_next_rand_block, get_next_seq_offset: a
 				 * time_based job starts a random file, or its
 				 * only file, over at once. */
@@ -975,7 +996,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				}
 				file_new_pass(td, f);
 				invalidate(td, f->f);
-				if (!pick_offset(td, f, d, bs, &off))
+				if (!pick_offset(td, u, f, d, bs, &off))
 					return false;
 			}
 			bool sized = td->o->max_bs[d] > bs;
@@ -1336,6 +1357,7 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	 * the copy of a buffered read, the end of a direct one. */
 	sim_time now = td->eng->sync ? xctx_clock(x) : sim_now(td->comp.sim);
 
+	u->busy_ok = false;
 	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
 	/* verify_io_u; the null engine's reads have no data to check */
 	if (u->verify_read && res >= 0 && td->eng->needs_kernel)

@@ -64,6 +64,7 @@ struct fio_io_u {
 	bool verify_read;	/* do_verify's: checked as it completes */
 	bool verify_sync;	/* do_verify's fsync first: not in the figures */
 	bool datasync;		/* fdatasync */
+	bool busy_ok;		/* fio's IO_U_F_BUSY_OK: see pick_offset */
 	struct fio_file *file;
 	uint64_t offset;
 	uint32_t len;
