@@ -2223,8 +2223,9 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "offset_align", .type = FOPT_INT, .def = "0",
-		.support = FOPT_REFUSED,
-		.help = "Alignment of an offset given as N%",
+		.support = FOPT_MODELLED, .field = FIELD_U32,
+		.off = OFF(offset_align),
+		.help = "Alignment of an offset given as N% (0: the smallest block)",
 	},
 	{
 		.name = "offset_increment", .type = FOPT_STR_VAL_ZONE,

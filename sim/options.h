@@ -218,6 +218,7 @@ struct job_options {
 	uint64_t file_size_low, file_size_high;
 	uint64_t offset;
 	unsigned offset_percent;
+	uint32_t offset_align;	/* of an N% offset; 0: the smallest block */
 	uint64_t offset_increment;
 	unsigned offset_increment_percent;
 	unsigned nrfiles;

@@ -32,7 +32,10 @@
 # A sync goes to the next file that is not done. A job whose bytes are
 # issued with loops= left runs one more, empty, round, with its own
 # end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
-# the region's start. Each
+# the region's start. The random map lets an I/O at its last block run on
+# to the end of the block's 64-bit word (a strided zone's map is the
+# zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
+# Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
 # write_iolog records must equal storsim's, in order; a case that asks
@@ -69,7 +72,8 @@ ioengine=pvsync rw=randwrite:2 nrfiles=3 randseed=11 bssplit=4k/50:16k/50 size=2
 ioengine=sync rw=randwrite:2 nrfiles=3 fsync=3 bs=8k size=1m
 ioengine=pvsync2 rw=randrw nrfiles=2 offset_increment=128k fsync=3 size=1m
 ioengine=sync rw=randrw norandommap blockalign=8k loops=2 end_fsync=1 size=1m
-ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1m'
+ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1m
+ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=128k zoneskip=64k bsrange=4k-16k size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -2380,18 +2380,26 @@ static uint64_t rand_file_size(struct fio_thread *td)
 	return size - size % min_bs;
 }
 
-/* fio's get_start_offset: offset=, or offset=N% of the file rounded up
- * to the smallest block, plus offset_increment for each clone before. */
+/* fio's get_start_offset: offset=, or offset=N% of the file, plus
+ * offset_increment (or N% of the file) times the clone's subjob number;
+ * either percentage rounds the sum up to offset_align, else the smallest
+ * block. */
 static uint64_t region_start(const struct fio_thread *td, uint64_t file_size,
 			     uint64_t min_bs)
 {
 	const struct job_options *o = td->o;
-	uint64_t inc = (uint64_t)td->clone * o->offset_increment;
+	bool align = o->offset_percent || o->offset_increment_percent;
+	uint64_t inc = o->offset_increment_percent ?
+		       o->offset_increment_percent * file_size / 100 :
+		       o->offset_increment;
+	uint64_t off = (o->offset_percent ? file_size * o->offset_percent / 100 :
+					    o->offset) +
+		       (uint64_t)td->jobnum * inc;
 
-	if (!o->offset_percent)
-		return o->offset + inc;
-	uint64_t off = file_size * o->offset_percent / 100 + inc;
-	return (off + min_bs - 1) / min_bs * min_bs;
+	if (!align)
+		return off;
+	uint64_t a = o->offset_align ? o->offset_align : min_bs;
+	return (off + a - 1) / a * a;
 }
 
 static bool setup_files(struct fio_thread *td, GError **err)
@@ -2399,16 +2407,17 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	const struct job *job = td->job;
 	const struct job_options *o = td->o;
 	g_autoptr(GPtrArray) fio_names = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) names = file_names(job, td->clone, fio_names);
+	g_autoptr(GPtrArray) names = file_names(job, td->jobnum, fio_names);
 	bool writes = fio_rw_does(o->rw, FIO_DDIR_WRITE);
 	uint64_t per_file = o->size ? o->size / names->len : 0;
 
 	if (o->read_iolog)
 		return setup_replay_files(td, err);
-	if ((o->size_percent || o->offset_percent || o->io_size_percent) &&
-	    o->ioengine == FIO_ENGINE_NULL)
+	if ((o->size_percent || o->offset_percent || o->io_size_percent ||
+	     o->offset_increment_percent) && o->ioengine == FIO_ENGINE_NULL)
 		return refuse(job, o->size_percent ? "size" : o->offset_percent ?
-			      "offset" : "io_size", err,
+			      "offset" : o->io_size_percent ? "io_size" :
+			      "offset_increment", err,
 			      "the null engine's files have no size to take a "
 			      "percentage of");
 	uint64_t min_bs = UINT64_MAX;
@@ -2476,6 +2485,21 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			const char *ofile = job->file;
 			int oline = job->line;
 			jobopt_location(job, "filename", &ofile, &oline);
+			/* setup_files: a file that ends before the region
+			 * does is laid out again at the region's end
+			 * (extend_file unlinks it and writes it anew) */
+			uint64_t end = region_start(td, before, min_bs) + per_file;
+			if (!dev && !sized && before && per_file && end > before) {
+				storsim_input_error(err, ofile, oline, "filename",
+						    "'%s' is %" G_GUINT64_FORMAT " bytes "
+						    "and the job's region ends at %" G_GUINT64_FORMAT
+						    ": fio would delete it and lay it out "
+						    "again (extend_file), which is not "
+						    "modelled; give it whole with "
+						    "--file=%s=%" G_GUINT64_FORMAT,
+						    f->path, before, end, f->path, end);
+				return false;
+			}
 			f->f = system_open_args(fio_system(td), &a, err);
 			if (!f->f) {
 				g_prefix_error(err, "%s:%d: ", ofile, oline);
@@ -2622,6 +2646,9 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	td->job = job;
 	td->o = o;
 	td->clone = clone;
+	/* add_job numbers the clones from the last: with numjobs=3 the
+	 * second thread is subjob 2 (files j.2.N, offset_increment x 2) */
+	td->jobnum = clone ? MAX(o->numjobs, 1u) - clone : 0;
 	td->index = index;
 	td->phase = phase;
 	td->page_size = (uint32_t)sys->sp.cpu.page_size;
@@ -2658,9 +2685,11 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 		for (unsigned c = 0; c < ncpus; c++) {
 			if (!job_options_cpu_isset(o, c))
 				continue;
-			/* cpus_allowed_policy=split: each clone gets one. */
+			/* cpus_allowed_policy=split: each thread gets one,
+			 * by its number in the whole run (fio_cpus_split of
+			 * thread_number - 1), not in its job */
 			if (o->cpus_allowed_policy == FIO_CPUS_SHARED ||
-			    which++ % n == clone % n)
+			    which++ % n == index % n)
 				cpumask_set(&allowed, c);
 		}
 	}

@@ -99,7 +99,8 @@ struct fio_thread {
 	struct fio_run *run;
 	const struct job *job;
 	const struct job_options *o;
-	unsigned clone;
+	unsigned clone;		/* 0 for the job, then 1.. in thread order */
+	unsigned jobnum;	/* fio's subjob_number: 0, then numjobs-1 down */
 	unsigned phase;
 	unsigned index;		/* among all threads, fio's job number */
 	char name[80];

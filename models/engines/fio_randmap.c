@@ -105,9 +105,17 @@ uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b)
 	return f;
 }
 
+/*
+ * axmap_set_nr bounds a run by the map's words, not its blocks: past the
+ * last block it goes on through the rest of that block's word, whose bits
+ * no pick can reach, so that a run gets there only through the last block
+ * and finds them free (here they are padded already). Where the last block
+ * ends a word, fio 3.33 goes on into memory past its map (__axmap_set
+ * lets bit_nr == nr_bits through), which is not modelled: the run stops.
+ */
 uint64_t fio_randmap_take_run(struct fio_randmap *m, uint64_t b, uint64_t n)
 {
-	uint64_t done = 0;
+	uint64_t done = 0, words_end = (m->nblocks + 63) / 64 * 64;
 
 	for (; done < n && b + done < m->nblocks; done++) {
 		uint64_t i = b + done;
@@ -115,5 +123,7 @@ uint64_t fio_randmap_take_run(struct fio_randmap *m, uint64_t b, uint64_t n)
 			break;
 		set(m, i);
 	}
+	if (b + done == m->nblocks)
+		done = MIN(n, words_end - b);
 	return done;
 }

@@ -32,7 +32,8 @@ uint64_t fio_randmap_take_next(struct fio_randmap *m, uint64_t b);
 
 /* Use the free blocks from b on, at most n, stopping at the first used
  * one, and say how many (axmap_set_nr, by which fio shortens an I/O that
- * would cover blocks already done). */
+ * would cover blocks already done); a run through the last block goes on
+ * to the end of its 64-block word, as axmap's does. */
 uint64_t fio_randmap_take_run(struct fio_randmap *m, uint64_t b, uint64_t n);
 
 /* Use block b, or if it is used the first free block after it, wrapping

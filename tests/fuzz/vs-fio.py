@@ -8,7 +8,9 @@ chosen jobs, this for jobs drawn at random from options that move
 offsets, sizes, files and rounds (rw, bs, bsrange, bssplit, size,
 filesize, nrfiles, file service, loops, offset, offset_increment,
 io_size, number_ios, syncs, rwmix, percentage_random, distributions,
-norandommap, randseed, blockalign, rw_sequencer). Each job runs with a
+norandommap, randseed, blockalign, rw_sequencer, strided zones,
+random_generator, offset_align, verify, fsync_on_close, openfiles). Each
+job runs with a
 synchronous engine on real files in a scratch directory, whose order fio
 keeps whatever the timing, once in fio (on this machine's file system)
 and once in storsim (its file system mounted at the same relative path,
@@ -54,7 +56,14 @@ OPTIONAL = [
     ("randseed", ["11"]),
     ("overwrite", ["1"]),
     ("blockalign", ["8k"]),
-    ("rw_sequencer", ["identical"]),
+    ("rw_sequencer", ["identical", "sequential"]),
+    ("zonemode", ["strided zonesize=64k zonerange=256k",
+                  "strided zonesize=128k zoneskip=64k"]),
+    ("random_generator", ["lfsr", "tausworthe64"]),
+    ("offset_align", ["8k"]),
+    ("verify", ["crc32c"]),
+    ("fsync_on_close", ["1"]),
+    ("openfiles", ["1", "2"]),
 ]
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
       "randwrite:2"]
@@ -64,7 +73,12 @@ def job_lines(rng):
     lines = ["ioengine=" + rng.choice(ENGINES), "rw=" + rng.choice(RW)]
     for name, values in rng.sample(OPTIONAL, rng.randint(1, 4)):
         value = rng.choice(values)
-        lines.append(name if value is None else "%s=%s" % (name, value))
+        if value is None:
+            lines.append(name)
+            continue
+        # a value may bring options of its own: "strided zonesize=64k"
+        value, *more = value.split()
+        lines += ["%s=%s" % (name, value)] + more
     if not any(l.startswith(("size=", "filesize=")) for l in lines):
         lines.append("size=1m")
     return lines

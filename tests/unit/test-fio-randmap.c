@@ -90,8 +90,33 @@ static void test_run_stops_at_the_first_used_block(void)
 	fio_randmap_take(&m, 13);
 	g_assert_cmpuint(fio_randmap_take_run(&m, 10, 8), ==, 3);
 	g_assert_cmpuint(fio_randmap_take(&m, 10), ==, 14);
-	g_assert_cmpuint(fio_randmap_take_run(&m, 98, 8), ==, 2);
 	fio_randmap_destroy(&m);
+}
+
+/* axmap_set_nr: past the last block to the end of its word (blocks 100
+ * to 127 of a 100-block map), but not past a word that the last block
+ * ends. */
+static void test_run_goes_on_to_the_end_of_the_last_word(void)
+{
+	static const struct {
+		uint64_t nblocks, from, n, taken;
+	} cases[] = {
+		{100, 98, 8, 8},
+		{100, 98, 40, 30},
+		{128, 126, 8, 2},
+		{64, 63, 4, 1},
+	};
+
+	for (unsigned i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct fio_randmap m;
+
+		fio_randmap_init(&m, cases[i].nblocks);
+		g_assert_cmpuint(fio_randmap_take_run(&m, cases[i].from,
+						      cases[i].n), ==,
+				 cases[i].taken);
+		g_assert_cmpuint(fio_randmap_next_free(&m, cases[i].from), ==, 0);
+		fio_randmap_destroy(&m);
+	}
 }
 
 int main(int argc, char **argv)
@@ -107,6 +132,8 @@ int main(int argc, char **argv)
 			test_next_free_looks_without_taking);
 	g_test_add_func("/fio-randmap/every-block-once-then-none",
 			test_every_block_once_then_none);
+	g_test_add_func("/fio-randmap/run-goes-on-to-the-end-of-the-last-word",
+			test_run_goes_on_to_the_end_of_the_last_word);
 	g_test_add_func("/fio-randmap/run-stops-at-the-first-used-block",
 			test_run_stops_at_the_first_used_block);
 	return g_test_run();
