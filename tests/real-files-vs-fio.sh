@@ -25,7 +25,9 @@
 # past the end of the file takes a random block. write_iolog: fio logs
 # a sync with the offset its io_u held from its last I/O (__get_io_u
 # clears the length, not the offset), so with a synchronous engine a sync
-# line carries the offset of the write before it: "sync 53248 0".
+# line carries the offset of the write before it: "sync 53248 0", or
+# of the pick of a fill that failed since (a write at 340 KiB that does
+# not fit in a file of 1m/3 ends its pass and leaves "sync 348160 0").
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
@@ -35,6 +37,9 @@
 # the region's start. The random map lets an I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
+# random_generator=lfsr counts blocks of the smallest size, as the map
+# does, so with a larger blockalign a block past the region ends the
+# pass (fio 3.33 wrote nothing but the end_fsync here).
 # Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
@@ -73,7 +78,9 @@ ioengine=sync rw=randwrite:2 nrfiles=3 fsync=3 bs=8k size=1m
 ioengine=pvsync2 rw=randrw nrfiles=2 offset_increment=128k fsync=3 size=1m
 ioengine=sync rw=randrw norandommap blockalign=8k loops=2 end_fsync=1 size=1m
 ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1m
-ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=128k zoneskip=64k bsrange=4k-16k size=1m'
+ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=128k zoneskip=64k bsrange=4k-16k size=1m
+ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
+ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

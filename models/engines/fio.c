@@ -410,11 +410,16 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 			return false;
 		td->picked_from_map = mark;
 	} else {
-		/* lfsr: every block once per pass, in the register's order */
+		/* lfsr: every block once per pass, in the register's order,
+		 * over blocks of the smallest size, as the map's: with a
+		 * larger blockalign a block can land past the region, and
+		 * fio's fill ends the pass there too */
 		uint64_t b;
 		if (!fio_lfsr_next(&f->lfsr, &b))
 			return false;
 		*rel = b * align;
+		if (*rel + o->min_bs[d] > f->rand_span)
+			return false;
 	}
 	if (*rel + bs > f->rand_span)
 		*rel = (f->rand_span - bs) / align * align;
@@ -487,12 +492,25 @@ static enum seq_pick seq_next(const struct fio_thread *td,
 		if (pos >= real)	/* fio compares the relative offset */
 			pos = f->region_start;
 	}
+	*rel = pos;
 	/* io_u_fits (io_fits) */
 	if (!io_fits(f, pos, bs) ||
 	    f->region_start + pos >= real)
 		return SEQ_NO_FIT;
-	*rel = pos;
 	return SEQ_OK;
+}
+
+#define NO_PICK UINT64_MAX
+
+/* Where a fill that failed after picking rel leaves its io_u's offset,
+ * which a sync on that io_u then logs (write_iolog): get_next_block sets
+ * the pick, and get_next_offset adds the region's start only once the
+ * pick is inside io_size. */
+static void fill_failed_at(struct fio_io_u *u, const struct fio_file *f,
+			   uint64_t rel)
+{
+	if (rel != NO_PICK)
+		u->offset = rel >= f->io_size ? rel : f->region_start + rel;
 }
 
 /*
@@ -517,7 +535,7 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	const struct job_options *o = td->o;
 	bool random = fio_rw_random(o->rw);
 	bool new_offset = --td->seq_left == 0;
-	uint64_t rel;
+	uint64_t rel = NO_PICK;
 
 	td->picked_from_map = false;
 	if (new_offset)
@@ -528,12 +546,12 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 		rel = f->last_start[d];
 	} else if (!random) {
 		if (seq_next(td, f, d, bs, &rel) != SEQ_OK)
-			return false;
+			goto failed;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
 		if (!pick_random(td, f, d, bs, !u->busy_ok, &rel))
-			return false;
+			goto failed;
 	} else {
 		/* the random block a sequential pick falls back to at the
 		 * end of the file stays free in the map too */
@@ -544,12 +562,15 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
 		     !pick_random(td, f, d, bs, false, &rel)))
-			return false;
+			goto failed;
 	}
 	f->last_start[d] = rel;
 	f->pos[d] = rel + bs;
 	*off = f->region_start + rel;
 	return true;
+failed:
+	fill_failed_at(u, f, rel);
+	return false;
 }
 
 /* Ended by another job (exitall) or by its runtime. */
@@ -1002,6 +1023,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			bool sized = td->o->max_bs[d] > bs;
 			uint64_t rel = off - f->region_start;
 			if (sized && !pick_buflen(td, f, d, rel, &bs)) {
+				u->offset = off;
 				if (!file_done(td, f))
 					return false;
 				continue;
@@ -1010,6 +1032,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			 * the file ends its pass (offset=N% of a file the
 			 * job created), before the random map shortens it */
 			if (f->f && off + bs > f->f->size) {
+				u->offset = off;
 				if (!file_done(td, f))
 					return false;
 				continue;

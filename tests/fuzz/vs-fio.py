@@ -57,7 +57,9 @@ OPTIONAL = [
     ("overwrite", ["1"]),
     ("blockalign", ["8k"]),
     ("rw_sequencer", ["identical", "sequential"]),
-    ("zonemode", ["strided zonesize=64k zonerange=256k",
+    # zone ranges that are not a multiple of 64 blocks: at such a range's
+    # last block fio's random map writes past its memory (docs/models/fio.md)
+    ("zonemode", ["strided zonesize=64k zonerange=192k",
                   "strided zonesize=128k zoneskip=64k"]),
     ("random_generator", ["lfsr", "tausworthe64"]),
     ("offset_align", ["8k"]),
