@@ -1,9 +1,14 @@
 #!/bin/sh
 # Description: fio's verify (backend.c do_verify, verify.c): after each
-# round of writes fio syncs the files, drops their cache and reads back
+# round of writes fio closes the files (clear_io_state) and reads back
 # what it wrote, in the order written with a random map and sorted by
-# offset (each block once) without one; every write costs its buffer's
-# fill and checksum, every verify read the checksum. The sequence of
+# offset (each block once) without one, opening them again; every write
+# costs its buffer's fill and checksum, every verify read the checksum.
+# Nothing syncs a regular file first (do_verify syncs the files still
+# open, and none is: no fsync under strace), so its verify reads find
+# the pages still dirty in the cache, and IO depths count writes and
+# reads only; a block device's last close writes back and empties its
+# cache, so its verify reads reach the device. The sequence of
 # writes (w), syncs (s) and reads (r) is read from each tool's
 # write_iolog and compared with fio 3.33's; the verify reads reach the
 # device as on Linux 6.18 (a loop device, when root can set one up); the
@@ -19,7 +24,7 @@ rw=randwrite fsync=8|w8 s1 w8 r16
 rw=randwrite time_based runtime=20ms|-'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 fio=$(fio333)
-plan $((2 * ncases + 13))
+plan $((2 * ncases + 16))
 tmp_with_loop
 # fio leaves a verify state file (NAME-N-verify.state) where it runs when
 # a job ends before its verify is done: run it in the temporary directory.
@@ -107,12 +112,35 @@ else
 	ok "fio 3.33, libaio QD8 # SKIP fio 3.33 is not installed"
 fi
 
-# The verify reads come from the device: do_verify drops the cache, with
-# invalidate=0 too.
+# dreads: the device reads of a JSON report (a disk without I/O is not
+# listed)
 dreads() {
 	python3 -c 'import json, sys
-print(json.load(sys.stdin)["disk_util"][0]["read_ios"])'
+print((json.load(sys.stdin).get("disk_util") or [{"read_ios": 0}])[0]["read_ios"])'
 }
+
+# Issued and IO depths lines of a psync job on a regular file: writes and
+# verify reads, no sync.
+set -- --name=v --size=1m --bsrange=4k-16k --rw=write --number_ios=50 \
+	--verify=crc32c --ioengine=psync
+rm -f "$tmp/f"
+"$STORSIM" run --no-cpu-profile --filename="$tmp/f" "$@" | lines >"$tmp/sim"
+check "storsim, psync on a file: 50 writes, 50 verify reads, all at depth 1" \
+	grep -q 'IO depths: 1=100.0%' "$tmp/sim"
+if [ -n "$fio" ]; then
+	rm -f "$tmp/f"
+	fio_tmp --filename="$tmp/f" "$@" | lines >"$tmp/fio"
+	check "fio 3.33, psync on a file: the same IO depths and issued lines" \
+		cmp -s "$tmp/sim" "$tmp/fio"
+else
+	ok "fio 3.33, psync on a file # SKIP fio 3.33 is not installed"
+fi
+
+# The verify reads of a regular file find its dirty pages in the cache;
+# those of a block device come from the device, with invalidate=0 too.
+got=$("$STORSIM" run --output-format=json --filename=/f --size=1m --bs=4k \
+	--rw=randwrite --verify=crc32c --ioengine=psync --name=v 2>/dev/null | dreads)
+check "storsim, a file: no device reads, its pages still dirty ($got)" test "$got" = 0
 set -- --name=v --size=16m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync
 got=$("$STORSIM" run --output-format=json --filename=/dev/nvme0n1 "$@" \
 	--invalidate=0 2>/dev/null | dreads)

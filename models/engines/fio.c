@@ -624,7 +624,6 @@ static void io_u_init(struct fio_thread *td, struct fio_io_u *u,
 	u->ddir = d;
 	u->sync_op = false;
 	u->verify_read = false;
-	u->verify_sync = false;
 	u->datasync = false;
 	u->file = f;
 	u->offset = off;
@@ -920,7 +919,9 @@ static bool verify_begin(struct fio_thread *td, bool round_follows)
 	if (!td->files[0].map.nlevels)
 		verify_sort(td);
 	td->vlog_next = 0;
-	td->verify_synced = 0;
+	/* clear_io_state closes the files before do_verify, which opens
+	 * them again as it reads (see do_io) */
+	td->verify_reopen = true;
 	verify_phase_switch(td);
 	td->verifying = true;
 	td->verified = true;
@@ -935,15 +936,9 @@ static void verify_end(struct fio_thread *td)
 	td->vlog_n = 0;
 }
 
-/* The next sync or read of do_verify; at the end, the round that
- * follows. */
+/* The next read of do_verify; at the end, the round that follows. */
 static bool verify_fill(struct fio_thread *td, struct fio_io_u *u)
 {
-	if (td->verify_synced < td->nfiles) {
-		fill_sync(td, u, &td->files[td->verify_synced++], false);
-		u->verify_sync = true;
-		return true;
-	}
 	if (td->vlog_next == td->vlog_n) {
 		td->round_wait = td->verify_round;
 		return false;
@@ -1387,15 +1382,6 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 		xctx_charge(x, st_verify, verify_cost(td, u->len, false));
 	g_assert(td->inflight > 0);
 	td->inflight--;
-	if (u->verify_sync) {
-		struct sfile *f = u->file->f;
-		if (f && f->ops->fadvise_dontneed)
-			f->ops->fadvise_dontneed(f);
-		if (res < 0 && !td->error)
-			td->error = (int)-res;
-		put_io_u(td, u);
-		return;
-	}
 	/* fio's io_completed: an async engine keeps issuing syncs until one
 	 * completes, and writes after it until a write completes. */
 	td->last_was_sync = u->sync_op;
@@ -1793,8 +1779,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	/* Trims, and libaio's syncs, run in the thread (fio's engine returns
 	 * FIO_Q_COMPLETED from queue()). */
 	bool trims = u->ddir == FIO_DDIR_TRIM && td->eng->needs_kernel;
-	bool syncs = u->sync_op && (td->eng == &fio_libaio_engine ||
-				    (u->verify_sync && td->eng->needs_kernel));
+	bool syncs = u->sync_op && td->eng == &fio_libaio_engine;
 
 	/* An async engine's queue() answers FIO_Q_BUSY to a trim while
 	 * I/Os it queued wait for a commit: fio commits, then tries again. */
@@ -1808,7 +1793,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
 	td->last_issue = u->start_time;
-	if (td->iolog && !u->verify_sync)
+	if (td->iolog)
 		log_io_u(td, u);
 	if (!u->sync_op && !u->verify_read) {
 		td->bytes_issued += u->len;
@@ -1956,6 +1941,17 @@ static void do_io(struct fio_thread *td)
 				return;
 			start_round(td);
 		}
+	}
+	/* clear_io_state closes the files before do_verify, which opens them
+	 * again as it reads: a block device's last close writes back and
+	 * empties its cache, and each open invalidates as invalidate= says.
+	 * Nothing syncs a regular file first: do_verify syncs and drops the
+	 * files still open, and none is (fio 3.33 under strace). */
+	if (td->verify_reopen) {
+		if (close_step(td))
+			return;
+		td->verify_reopen = false;
+		open_files(td);
 	}
 	/* iodepth_low: once the queue has been full, fio reaps until it is
 	 * down to iodepth_low before it queues again (wait_for_completions). */

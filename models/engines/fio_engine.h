@@ -62,7 +62,6 @@ struct fio_io_u {
 	enum fio_ddir ddir;
 	bool sync_op;		/* fsync/fdatasync */
 	bool verify_read;	/* do_verify's: checked as it completes */
-	bool verify_sync;	/* do_verify's fsync first: not in the figures */
 	bool datasync;		/* fdatasync */
 	bool busy_ok;		/* fio's IO_U_F_BUSY_OK: see pick_offset */
 	struct fio_file *file;
@@ -149,7 +148,7 @@ struct fio_thread {
 	bool lat_quiesce;	/* reap all in flight before going on */
 	bool lat_reset;		/* then start the final run's figures */
 	bool lat_watch;		/* latency_target or a max_latency is set */
-	unsigned verify_synced;	/* files do_verify has synced so far */
+	bool verify_reopen;	/* do_verify's files are to be closed and opened */
 	bool verified;		/* a verify phase ran: time split by phase */
 	sim_time phase_start;	/* of the current write or verify phase */
 	sim_time phase_ns[2];	/* write phases, verify phases */

@@ -10,14 +10,16 @@ filesize, nrfiles, file service, loops, offset, offset_increment,
 io_size, number_ios, syncs, rwmix, percentage_random, distributions,
 norandommap, randseed, blockalign, rw_sequencer, strided zones,
 random_generator, offset_align, verify, fsync_on_close, openfiles). Each
-job runs with a
-synchronous engine on real files in a scratch directory, whose order fio
-keeps whatever the timing, once in fio (on this machine's file system)
+job runs with a synchronous engine, or libaio at depth 4 without periodic
+syncs, on real files in a scratch directory, whose order fio keeps
+whatever the timing, once in fio (on this machine's file system)
 and once in storsim (its file system mounted at the same relative path,
 as the names seed zipf and pareto); the file, direction, offset and
 length of every I/O and sync that each tool's write_iolog records must
-be equal, in order. Reported per job:
-  DIFF     the logs differ (with the first line that does);
+be equal, in order, and so must the counts of their JSON reports (bytes,
+I/Os issued, short and dropped, the depth, submit and complete
+distributions). Reported per job:
+  DIFF     the logs or the counts differ (with the first that does);
   REFUSED  storsim refused a job fio ran;
   FIO-ONLY fio failed a job storsim ran.
 Usage: vs-fio.py [--storsim PATH] [--fio PATH] [--seed N] [--runs N]
@@ -26,6 +28,7 @@ The exit status is 1 when a job differed. Use: make fuzz-vs-fio
 installs Debian's).
 """
 import argparse
+import json
 import os
 import random
 import shutil
@@ -33,7 +36,11 @@ import subprocess
 import sys
 import tempfile
 
-ENGINES = ["psync", "sync", "pvsync", "pvsync2"]
+# libaio keeps several I/Os queued, which moves where do_io's rounds end;
+# its periodic syncs are left out, as which io_u a sync takes depends on
+# completion order, which varies between fio runs
+ENGINES = ["psync", "sync", "pvsync", "pvsync2", "libaio iodepth=4"]
+PERIODIC_SYNCS = ("fsync", "fdatasync")
 # option -> values (None: a bare flag); one to four are drawn per job
 OPTIONAL = [
     ("bs", ["4k", "8k", "16k"]),
@@ -72,8 +79,11 @@ RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
 
 
 def job_lines(rng):
-    lines = ["ioengine=" + rng.choice(ENGINES), "rw=" + rng.choice(RW)]
-    for name, values in rng.sample(OPTIONAL, rng.randint(1, 4)):
+    engine, *more = rng.choice(ENGINES).split()
+    lines = ["ioengine=" + engine] + more + ["rw=" + rng.choice(RW)]
+    optional = [o for o in OPTIONAL
+                if not more or o[0] not in PERIODIC_SYNCS]
+    for name, values in rng.sample(optional, rng.randint(1, 4)):
         value = rng.choice(values)
         if value is None:
             lines.append(name)
@@ -98,6 +108,38 @@ def logged(path):
     return out
 
 
+# the figures of a job's report that do not depend on timing
+COUNTS = ("io_bytes", "io_kbytes", "total_ios", "short_ios", "drop_ios",
+          "iodepth_level", "iodepth_submit", "iodepth_complete")
+
+
+def counts(path):
+    """the counts of the first job of a JSON report, by flattened key"""
+    out = {}
+
+    def walk(d, prefix):
+        for k, v in d.items():
+            if isinstance(v, dict):
+                walk(v, prefix + k + ".")
+            elif any(prefix.startswith(c + ".") or k == c for c in COUNTS):
+                out[prefix + k] = v
+    with open(path) as f:
+        text = f.read()
+    # fio may put its notes before the document
+    walk(json.loads(text[text.index("{"):])["jobs"][0], "")
+    return out
+
+
+def counts_differ(fio_json, sim_json):
+    """None when the reports' counts agree, else the first that differs"""
+    a, b = counts(fio_json), counts(sim_json)
+    for k in sorted(set(a) | set(b)):
+        if a.get(k) != b.get(k):
+            return "DIFF counts: %s fio %s, storsim %s" % (k, a.get(k),
+                                                             b.get(k))
+    return None
+
+
 def run_job(fio, storsim, lines, work):
     """None when the logs agree, else a line saying how they differ"""
     files = os.path.join(work, "files")
@@ -112,9 +154,11 @@ def run_job(fio, storsim, lines, work):
             f.write("\n".join(["[j]", "directory=files"] + lines +
                               ["write_iolog=" + log]) + "\n")
         logs[tool] = log
-    f = subprocess.run([fio, "fio.fio"], cwd=work, capture_output=True,
+    f = subprocess.run([fio, "--output-format=json", "--output=fio.json",
+                        "fio.fio"], cwd=work, capture_output=True,
                        text=True, timeout=120)
     s = subprocess.run([storsim, "run", "--no-cpu-profile",
+                        "--output-format=json", "--output=sim.json",
                         "--mount=/files=xfs:nvme0n1", "sim.fio"], cwd=work,
                        capture_output=True, text=True, timeout=120)
     fio_ok = f.returncode == 0 and os.path.exists(logs["fio"])
@@ -126,7 +170,8 @@ def run_job(fio, storsim, lines, work):
         return "REFUSED " + s.stderr.strip()[:200]
     a, b = logged(logs["fio"]), logged(logs["sim"])
     if a == b:
-        return None
+        return counts_differ(os.path.join(work, "fio.json"),
+                             os.path.join(work, "sim.json"))
     k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]),
              min(len(a), len(b)))
     return "DIFF fio %d, storsim %d lines; line %d: fio '%s', storsim '%s'" % (
