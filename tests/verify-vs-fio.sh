@@ -94,23 +94,34 @@ for tool in storsim fio; do
 		"$(awk '$1 == "r" { print $2 }' "$tmp/o")"
 done
 
-# Issued and IO depths lines of a libaio job at depth 8.
+# Issued and IO depths lines: storsim's, checked for WANT, and fio's the
+# same. same_lines WHAT SIM_FILENAME WANT OPTION...
 lines() {
 	sed -n 's/^ *\(IO depths\|issued rwts\) *: /\1: /p'
 }
-set -- --name=v --size=16m --bs=4k --rw=randwrite --verify=crc32c --direct=1 \
-	--ioengine=libaio --iodepth=8
-"$STORSIM" run --no-cpu-profile --filename=/dev/nvme0n1 "$@" | lines >"$tmp/sim"
-check "storsim, libaio QD8: 4096 writes and 4096 verify reads" \
-	grep -q 'issued rwts: total=4096,4096,0,0' "$tmp/sim"
-if [ -n "$fio" ]; then
+same_lines() {
+	what=$1 simfile=$2 want=$3
+	shift 3
 	rm -f "$tmp/f"
-	fio_tmp --filename="$tmp/f" "$@" | lines >"$tmp/fio"
-	check "fio 3.33, libaio QD8: the same IO depths and issued lines" \
-		cmp -s "$tmp/sim" "$tmp/fio"
-else
-	ok "fio 3.33, libaio QD8 # SKIP fio 3.33 is not installed"
-fi
+	"$STORSIM" run --no-cpu-profile --filename="$simfile" "$@" | lines >"$tmp/sim"
+	check "storsim, $what: $want" grep -q "$want" "$tmp/sim"
+	if [ -n "$fio" ]; then
+		rm -f "$tmp/f"
+		fio_tmp --filename="$tmp/f" "$@" | lines >"$tmp/fio"
+		check "fio 3.33, $what: the same IO depths and issued lines" \
+			cmp -s "$tmp/sim" "$tmp/fio"
+	else
+		ok "fio 3.33, $what # SKIP fio 3.33 is not installed"
+	fi
+}
+# libaio at depth 8: 4096 writes and 4096 verify reads
+same_lines "libaio QD8" /dev/nvme0n1 'issued rwts: total=4096,4096,0,0' \
+	--name=v --size=16m --bs=4k --rw=randwrite --verify=crc32c --direct=1 \
+	--ioengine=libaio --iodepth=8
+# psync on a regular file: writes and verify reads at depth 1, no sync
+same_lines "psync on a file" "$tmp/f" 'IO depths: 1=100.0%' \
+	--name=v --size=1m --bsrange=4k-16k --rw=write --number_ios=50 \
+	--verify=crc32c --ioengine=psync
 
 # dreads: the device reads of a JSON report (a disk without I/O is not
 # listed)
@@ -118,23 +129,6 @@ dreads() {
 	python3 -c 'import json, sys
 print((json.load(sys.stdin).get("disk_util") or [{"read_ios": 0}])[0]["read_ios"])'
 }
-
-# Issued and IO depths lines of a psync job on a regular file: writes and
-# verify reads, no sync.
-set -- --name=v --size=1m --bsrange=4k-16k --rw=write --number_ios=50 \
-	--verify=crc32c --ioengine=psync
-rm -f "$tmp/f"
-"$STORSIM" run --no-cpu-profile --filename="$tmp/f" "$@" | lines >"$tmp/sim"
-check "storsim, psync on a file: 50 writes, 50 verify reads, all at depth 1" \
-	grep -q 'IO depths: 1=100.0%' "$tmp/sim"
-if [ -n "$fio" ]; then
-	rm -f "$tmp/f"
-	fio_tmp --filename="$tmp/f" "$@" | lines >"$tmp/fio"
-	check "fio 3.33, psync on a file: the same IO depths and issued lines" \
-		cmp -s "$tmp/sim" "$tmp/fio"
-else
-	ok "fio 3.33, psync on a file # SKIP fio 3.33 is not installed"
-fi
 
 # The verify reads of a regular file find its dirty pages in the cache;
 # those of a block device come from the device, with invalidate=0 too.
