@@ -31,9 +31,9 @@
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
-# A sync goes to the next file that is not done. A job whose bytes are
-# issued with loops= left runs one more, empty, round, with its own
-# end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
+# A sync goes to the next file that is not done. A job whose bytes (or
+# number_ios, which counts all loops) are issued with loops= left runs
+# one more, empty, round, with its own end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
 # the region's start. The random map lets an I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
@@ -80,7 +80,8 @@ ioengine=sync rw=randrw norandommap blockalign=8k loops=2 end_fsync=1 size=1m
 ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1m
 ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=128k zoneskip=64k bsrange=4k-16k size=1m
 ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
-ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m'
+ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m
+ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -582,18 +582,19 @@ static bool run_over(const struct fio_thread *td)
 
 static bool thread_done_issuing(struct fio_thread *td)
 {
+	return run_over(td) || td->exhausted || td->error || td->lat_done;
+}
+
+/* fio's exceeds_number_ios: reads, writes and trims done, plus every I/O
+ * in flight, syncs included; number_ios is per loop. do_io does not ask
+ * it of a time_based job. */
+static bool number_ios_reached(const struct fio_thread *td)
+{
 	const struct job_options *o = td->o;
 
-	if (run_over(td))
-		return true;
-	/* fio's exceeds_number_ios: reads, writes and trims done, plus
-	 * every I/O in flight, syncs included; number_ios is per loop.
-	 * do_io does not ask it of a time_based job. */
-	if (o->number_ios && !o->time_based && !td->verifying &&
-	    td->rw_completed + td->inflight >=
-			     o->number_ios * MAX(o->loops, 1u))
-		return true;
-	return td->exhausted || td->error || td->lat_done;
+	return o->number_ios && !o->time_based &&
+	       td->rw_completed + td->inflight >=
+			o->number_ios * MAX(o->loops, 1u);
 }
 
 /* fio's get_rw_ddir: once the write count is a multiple of fsync=
@@ -664,13 +665,17 @@ static uint64_t job_max_bs(const struct job_options *o)
 	return m;
 }
 
-/* fio's keep_running, once every file is done: time_based jobs go round
- * again, so do jobs with loops= left, and, when io_size= is set, jobs
- * with a whole block of it still to issue. A round that issued nothing
- * ends the job. */
+/* fio's keep_running, at the end of a round: time_based jobs go round
+ * again, so do jobs with loops= left; then not once number_ios reads and
+ * writes are done, else while a whole block of io_size (or of the job's
+ * size, while a file is not done) is left to issue. A round that issued
+ * nothing ends the job. */
 static bool another_round(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
+	uint64_t rw = td->ddir_issues[FIO_DDIR_READ] +
+		      td->ddir_issues[FIO_DDIR_WRITE] +
+		      td->ddir_issues[FIO_DDIR_TRIM];
 
 	if (!td->round_ios)
 		return false;
@@ -680,7 +685,11 @@ static bool another_round(struct fio_thread *td)
 		td->loops_left--;
 		return true;
 	}
-	return td->io_size && td->bytes_issued + job_max_bs(o) <= td->io_size;
+	if (o->number_ios && rw >= o->number_ios)
+		return false;
+	return td->bytes_issued + job_max_bs(o) <=
+	       (td->io_size ? td->io_size : td->job_size) &&
+	       (td->io_size || td->files_done < td->nfiles);
 }
 
 /* fio's __get_next_file: the next file in turn (roundrobin, and
@@ -954,10 +963,12 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 {
 	if (td->verifying)
 		return verify_fill(td, u);
-	/* do_io stops once the job's bytes are issued, before any sync;
-	 * with loops= left, keep_running still starts another round, which
-	 * issues nothing but its end_fsync and ends the job. */
-	if (!td->o->time_based && td->bytes_issued >= td->io_budget) {
+	/* do_io stops once the job's bytes (or number_ios) are issued,
+	 * before any sync; with loops= left, keep_running still starts
+	 * another round, which issues nothing but its end_fsync and ends
+	 * the job. */
+	if ((!td->o->time_based && td->bytes_issued >= td->io_budget) ||
+	    number_ios_reached(td)) {
 		td->round_wait = another_round(td);
 		return false;
 	}
@@ -2616,6 +2627,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	 * writes without a random map its io_size, which fio has multiplied
 	 * by loops by then (fio 3.33, norandommap, loops=3: 48 writes of a
 	 * 16-block file, then one verify pass). */
+	td->job_size = total;
 	td->round_limit = total;
 	if (fio_rw_random(o->rw) && fio_rw_does(o->rw, FIO_DDIR_WRITE) &&
 	    o->norandommap)

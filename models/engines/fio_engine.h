@@ -178,6 +178,7 @@ struct fio_thread {
 	bool round_wait;	/* reaping before the next round */
 	uint64_t round_ios;	/* I/Os of this round so far */
 	uint64_t round_bytes, round_limit;	/* issued, and do_io's limit */
+	uint64_t job_size;	/* size=, up to what the files hold */
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
 	bool last_was_sync;
 	unsigned end_fsyncs;	/* files synced at the end so far */
