@@ -24,7 +24,7 @@ rw=randwrite fsync=8|w8 s1 w8 r16
 rw=randwrite time_based runtime=20ms|-'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 fio=$(fio333)
-plan $((2 * ncases + 16))
+plan $((2 * ncases + 18))
 tmp_with_loop
 # fio leaves a verify state file (NAME-N-verify.state) where it runs when
 # a job ends before its verify is done: run it in the temporary directory.
@@ -121,6 +121,10 @@ same_lines "libaio QD8" /dev/nvme0n1 'issued rwts: total=4096,4096,0,0' \
 # psync on a regular file: writes and verify reads at depth 1, no sync
 same_lines "psync on a file" "$tmp/f" 'IO depths: 1=100.0%' \
 	--name=v --size=1m --bsrange=4k-16k --rw=write --number_ios=50 \
+	--verify=crc32c --ioengine=psync
+# the verify reads after an end_fsync count in the depths (TD_VERIFYING)
+same_lines "psync with end_fsync on a file" "$tmp/f" 'IO depths: 1=100.0%' \
+	--name=v --size=64k --bs=4k --rw=randwrite --end_fsync=1 \
 	--verify=crc32c --ioengine=psync
 
 # dreads: the device reads of a JSON report (a disk without I/O is not

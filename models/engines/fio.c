@@ -1203,7 +1203,8 @@ void fio_io_issued(struct fio_thread *td, struct fio_io_u *u)
  * "total=0,256,0,0" for 256 writes with end_fsync=1). */
 static bool fsyncing(const struct fio_thread *td)
 {
-	return td->end_fsyncs > 0;
+	/* do_verify after them runs as TD_VERIFYING */
+	return td->end_fsyncs > 0 && !td->verifying;
 }
 
 void fio_submitted(struct fio_thread *td, unsigned nr)
