@@ -242,7 +242,7 @@ static struct json_object *job_json(const struct output_run *run,
 	const struct job_stats *ts = &e->ts;
 	const struct output_job *job = e->job, *last = e->last;
 	const struct stats_group *g = output_entry_group(r, e);
-	struct json_object *o = json_object_new_object(), *sync;
+	struct json_object *o = json_object_new_object();
 	uint64_t total = ts->total_ios[0] + ts->total_ios[1] + ts->total_ios[2];
 	double usr, sys;
 
@@ -255,11 +255,16 @@ static struct json_object *job_json(const struct output_run *run,
 	for (int d = 0; d < (ts->cfg.unified ? 1 : STATS_DDIR_NR); d++)
 		ddir_json(o, ts, g, d, plus);
 
-	sync = add_object(o, "sync");
-	add_int(sync, "total_ios", ts->total_sync);
-	json_object_object_add(sync, "lat_ns",
-		lat_json(ts, ts->cfg.lat_percentiles || ts->cfg.clat_percentiles,
-			 &ts->sync, ts->sync_plat, plus));
+	/* add_ddir_status_json: unified_rw_reporting=mixed reports "mixed"
+	 * alone, no "sync" */
+	if (!ts->cfg.unified) {
+		struct json_object *sync = add_object(o, "sync");
+		add_int(sync, "total_ios", ts->total_sync);
+		json_object_object_add(sync, "lat_ns",
+			lat_json(ts, ts->cfg.lat_percentiles ||
+				     ts->cfg.clat_percentiles,
+				 &ts->sync, ts->sync_plat, plus));
+	}
 
 	output_cpu_percent(ts, &usr, &sys);
 	add_int(o, "job_runtime", ts->run_time_ms);

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Description: unified_rw_reporting=mixed, as fio 3.33 prints it: reads
 # and writes counted as one direction, "mixed" in the job's block and the
-# JSON, "MIXED" in the group's line, the issued line's first slot, one
-# block of terse fields; compared with real fio 3.33 on the same job when
-# it is installed. "both" is refused with the file, line and option.
+# JSON (and no "sync" there), "MIXED" in the group's line, the issued
+# line's first slot, one block of terse fields; compared with real fio
+# 3.33 on the same job when it is installed. "both" is refused with the
+# file, line and option.
 . "$top_srcdir/tests/tap.sh"
 
 fio=$(fio333)
@@ -26,11 +27,11 @@ check "normal output: a mixed block, the issued line's first slot, MIXED" \
 [ "$(shape "$out")" = "$want" ] || diag "got: $(shape "$out" | tr '\n' '|')"
 
 "$STORSIM" run --no-cpu-profile --output-format=json "$@" >"$dir/s.json"
-check "JSON: a \"mixed\" object with 256 I/Os and 1 MiB, no read or write" \
+check "JSON: a \"mixed\" object with 256 I/Os and 1 MiB, no read, write or sync" \
 	python3 -c '
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
-assert "mixed" in j and not {"read", "write", "trim"} & set(j), list(j)
+assert "mixed" in j and not {"read", "write", "trim", "sync"} & set(j), list(j)
 assert j["mixed"]["total_ios"] == 256 and j["mixed"]["io_bytes"] == 1 << 20
 ' "$dir/s.json"
 

@@ -9,9 +9,10 @@ offsets, sizes, files and rounds (rw, bs, bsrange, bssplit, size,
 filesize, nrfiles, file service, loops, offset, offset_increment,
 io_size, number_ios, syncs, rwmix, percentage_random, distributions,
 norandommap, randseed, blockalign, rw_sequencer, strided zones,
-random_generator, offset_align, verify, fsync_on_close, openfiles). Each
-job runs with a synchronous engine, or libaio at depth 4 without periodic
-syncs, on real files in a scratch directory, whose order fio keeps
+random_generator, offset_align, verify, fsync_on_close, openfiles,
+file_append, create_on_open, pre_read, unified_rw_reporting). Each job
+runs with a synchronous engine, or libaio or io_uring at depth 4 without
+periodic syncs, on real files in a scratch directory, whose order fio keeps
 whatever the timing, once in fio (on this machine's file system)
 and once in storsim (its file system mounted at the same relative path,
 as the names seed zipf and pareto); the file, direction, offset and
@@ -39,7 +40,8 @@ import tempfile
 # libaio keeps several I/Os queued, which moves where do_io's rounds end;
 # its periodic syncs are left out, as which io_u a sync takes depends on
 # completion order, which varies between fio runs
-ENGINES = ["psync", "sync", "pvsync", "pvsync2", "libaio iodepth=4"]
+ENGINES = ["psync", "sync", "pvsync", "pvsync2", "libaio iodepth=4",
+           "io_uring iodepth=4"]
 PERIODIC_SYNCS = ("fsync", "fdatasync")
 # option -> values (None: a bare flag); one to four are drawn per job
 OPTIONAL = [
@@ -73,6 +75,10 @@ OPTIONAL = [
     ("verify", ["crc32c"]),
     ("fsync_on_close", ["1"]),
     ("openfiles", ["1", "2"]),
+    ("file_append", ["1"]),
+    ("create_on_open", ["1"]),
+    ("pre_read", ["1"]),
+    ("unified_rw_reporting", ["1"]),
 ]
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
       "randwrite:2"]
