@@ -2860,9 +2860,10 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "create_on_open", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_IGNORED, .field = FIELD_BOOL,
+		.support = FOPT_MODELLED, .field = FIELD_BOOL,
 		.off = OFF(create_on_open),
-		.help = "Create files when first opened for I/O",
+		.help = "Create files when first opened for I/O (refused for "
+			"a file the job would create: fio leaves it empty)",
 	},
 	{
 		.name = "create_only", .type = FOPT_BOOL, .def = "0",

@@ -2516,6 +2516,19 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			const char *ofile = job->file;
 			int oline = job->line;
 			jobopt_location(job, "filename", &ofile, &oline);
+			/* setup_files with create_on_open lays nothing out:
+			 * the file is created empty as it is opened, so fio's
+			 * reads of it fail (EIO) and its writes extend it */
+			if (o->create_on_open && !dev && !before) {
+				jobopt_location(job, "create_on_open", &ofile, &oline);
+				storsim_input_error(err, ofile, oline, "create_on_open",
+						    "'%s' does not exist, and fio would "
+						    "create it empty, not laid out (its "
+						    "reads fail, its writes extend it), "
+						    "which is not modelled; give the file "
+						    "with --file=%s=SIZE", f->path, f->path);
+				return false;
+			}
 			/* setup_files: a file that ends before the region
 			 * does is laid out again at the region's end
 			 * (extend_file unlinks it and writes it anew) */

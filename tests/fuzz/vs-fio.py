@@ -10,7 +10,7 @@ filesize, nrfiles, file service, loops, offset, offset_increment,
 io_size, number_ios, syncs, rwmix, percentage_random, distributions,
 norandommap, randseed, blockalign, rw_sequencer, strided zones,
 random_generator, offset_align, verify, fsync_on_close, openfiles,
-file_append, create_on_open, pre_read, unified_rw_reporting). Each job
+file_append, pre_read, unified_rw_reporting). Each job
 runs with a synchronous engine, or libaio or io_uring at depth 4 without
 periodic syncs, on real files in a scratch directory, whose order fio keeps
 whatever the timing, once in fio (on this machine's file system)
@@ -18,8 +18,9 @@ and once in storsim (its file system mounted at the same relative path,
 as the names seed zipf and pareto); the file, direction, offset and
 length of every I/O and sync that each tool's write_iolog records must
 be equal, in order, and so must the counts of their JSON reports (bytes,
-I/Os issued, short and dropped, the depth, submit and complete
-distributions). Reported per job:
+I/Os issued, short and dropped, and with a synchronous engine the depth,
+submit and complete distributions and the offsets of syncs, which with
+I/Os in flight depend on the order they completed in). Reported per job:
   DIFF     the logs or the counts differ (with the first that does);
   REFUSED  storsim refused a job fio ran;
   FIO-ONLY fio failed a job storsim ran.
@@ -76,7 +77,6 @@ OPTIONAL = [
     ("fsync_on_close", ["1"]),
     ("openfiles", ["1", "2"]),
     ("file_append", ["1"]),
-    ("create_on_open", ["1"]),
     ("pre_read", ["1"]),
     ("unified_rw_reporting", ["1"]),
 ]
@@ -102,32 +102,39 @@ def job_lines(rng):
     return lines
 
 
-def logged(path):
-    """file, direction, offset, length of each I/O and sync of an iolog"""
+def logged(path, sync_offsets):
+    """file, direction, offset, length of each I/O and sync of an iolog;
+    a sync's offset is its io_u's last, which with several I/Os in flight
+    depends on the order they completed in: left out without
+    sync_offsets"""
     out = []
     with open(path) as f:
         for line in f:
             w = line.split()
             if len(w) >= 5 and w[2] in ("read", "write", "trim", "sync",
                                         "datasync"):
+                if not sync_offsets and w[2] in ("sync", "datasync"):
+                    w[3] = "-"
                 out.append(" ".join([os.path.basename(w[1])] + w[2:5]))
     return out
 
 
-# the figures of a job's report that do not depend on timing
-COUNTS = ("io_bytes", "io_kbytes", "total_ios", "short_ios", "drop_ios",
-          "iodepth_level", "iodepth_submit", "iodepth_complete")
+# the figures of a job's report that do not depend on timing; the depth,
+# submit and complete distributions do, with several I/Os in flight
+COUNTS = ("io_bytes", "io_kbytes", "total_ios", "short_ios", "drop_ios")
+DEPTHS = ("iodepth_level", "iodepth_submit", "iodepth_complete")
 
 
-def counts(path):
+def counts(path, depths):
     """the counts of the first job of a JSON report, by flattened key"""
     out = {}
+    keys = COUNTS + (DEPTHS if depths else ())
 
     def walk(d, prefix):
         for k, v in d.items():
             if isinstance(v, dict):
                 walk(v, prefix + k + ".")
-            elif any(prefix.startswith(c + ".") or k == c for c in COUNTS):
+            elif any(prefix.startswith(c + ".") or k == c for c in keys):
                 out[prefix + k] = v
     with open(path) as f:
         text = f.read()
@@ -136,9 +143,9 @@ def counts(path):
     return out
 
 
-def counts_differ(fio_json, sim_json):
+def counts_differ(fio_json, sim_json, depths):
     """None when the reports' counts agree, else the first that differs"""
-    a, b = counts(fio_json), counts(sim_json)
+    a, b = counts(fio_json, depths), counts(sim_json, depths)
     for k in sorted(set(a) | set(b)):
         if a.get(k) != b.get(k):
             return "DIFF counts: %s fio %s, storsim %s" % (k, a.get(k),
@@ -174,10 +181,12 @@ def run_job(fio, storsim, lines, work):
         return None
     if s.returncode != 0:
         return "REFUSED " + s.stderr.strip()[:200]
-    a, b = logged(logs["fio"]), logged(logs["sim"])
+    synchronous = not any(l.startswith("iodepth=") for l in lines)
+    a = logged(logs["fio"], synchronous)
+    b = logged(logs["sim"], synchronous)
     if a == b:
         return counts_differ(os.path.join(work, "fio.json"),
-                             os.path.join(work, "sim.json"))
+                             os.path.join(work, "sim.json"), synchronous)
     k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]),
              min(len(a), len(b)))
     return "DIFF fio %d, storsim %d lines; line %d: fio '%s', storsim '%s'" % (
