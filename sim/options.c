@@ -2211,8 +2211,10 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "file_append", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_REFUSED,
-		.help = "Start the I/O at the end of each file",
+		.support = FOPT_MODELLED, .field = FIELD_BOOL,
+		.off = OFF(file_append),
+		.help = "Start the I/O at the end of each file (refused for "
+			"a file that exists: fio would extend it)",
 	},
 	{
 		.name = "offset", .alias = "fileoffset",

@@ -242,6 +242,7 @@ struct job_options {
 	enum fio_verify verify;
 	bool do_verify;
 	bool create_on_open;
+	bool file_append;	/* the region starts at the file's end */
 	bool invalidate;
 
 	unsigned numjobs;		/* the runner clones the job */

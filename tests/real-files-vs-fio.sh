@@ -81,7 +81,8 @@ ioengine=sync rw=randwrite:2 rw_sequencer=identical offset=10% io_size=3m size=1
 ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=128k zoneskip=64k bsrange=4k-16k size=1m
 ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
 ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m
-ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m'
+ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m
+ioengine=psync rw=randwrite file_append=1 loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -2444,6 +2444,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 
 	if (o->read_iolog)
 		return setup_replay_files(td, err);
+	if (o->file_append && o->ioengine == FIO_ENGINE_NULL)
+		return refuse(job, "file_append", err,
+			      "the null engine's files have no end to append at");
 	if ((o->size_percent || o->offset_percent || o->io_size_percent ||
 	     o->offset_increment_percent) && o->ioengine == FIO_ENGINE_NULL)
 		return refuse(job, o->size_percent ? "size" : o->offset_percent ?
@@ -2532,6 +2535,17 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			/* setup_files: a file that ends before the region
 			 * does is laid out again at the region's end
 			 * (extend_file unlinks it and writes it anew) */
+			/* file_append: get_start_offset is a file's size,
+			 * so a file that exists is extended past its end */
+			if (o->file_append && !dev && before) {
+				jobopt_location(job, "file_append", &ofile, &oline);
+				storsim_input_error(err, ofile, oline, "file_append",
+						    "'%s' exists (%" G_GUINT64_FORMAT " bytes): "
+						    "fio would start at its end and extend it "
+						    "(extend_file), which is not modelled",
+						    f->path, before);
+				return false;
+			}
 			uint64_t end = region_start(td, before, min_bs) + per_file;
 			if (!dev && !sized && before && per_file && end > before) {
 				storsim_input_error(err, ofile, oline, "filename",
@@ -2555,6 +2569,11 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->region_start = region_start(td, dev ? f->f->size :
 						       before, min_bs);
 			f->round_origin = region_start(td, f->f->size, min_bs);
+			/* file_append (a file the job creates, at 0 in the
+			 * first round): later rounds start at the laid-out
+			 * end, where there is nothing left to do */
+			if (o->file_append && !dev)
+				f->round_origin = f->f->size;
 			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "

@@ -790,6 +790,7 @@ static void test_modelled_set(void)
 		"iodepth_batch_complete_max", "iodepth_low", "direct", "buffered",
 		"sync", "fsync", "fdatasync", "end_fsync", "fsync_on_close",
 		"overwrite", "pre_read", "fallocate", "invalidate", "create_on_open",
+		"file_append",
 		"numjobs", "timeout", "time_based", "ramp_time", "startdelay", "loops",
 		"number_ios", "wait_for_previous", "new_group", "wait_for",
 		"group_reporting", "norandommap", "randseed", "randrepeat", "allrandrepeat",
