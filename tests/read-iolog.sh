@@ -11,7 +11,8 @@
 # Other trace formats replay too (blktrace with replay_redirect, iolog v2
 # waits, replay_skip), and a job recorded with write_iolog replays as
 # itself, in storsim and in fio; buffered writes of part of a block
-# replay (the block is read first). A bad trace, a file the system lacks
+# replay (the block is read first), and a relative name in a trace is
+# taken from "/", as in filename=. A bad trace, a file the system lacks
 # and I/O past a file's end are refused with the job file, line and
 # option.
 . "$top_srcdir/tests/tap.sh"
@@ -26,7 +27,7 @@ ioengine=libaio iodepth=8|1=12.5%, 2=25.0%, 4=62.5%, 8=12.5%|total=4,4,0,1 short
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 17))
+plan $((2 * ncases + 18))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sed "s#example.img#$dir/example.img#" \
@@ -86,6 +87,16 @@ out=$("$STORSIM" run --no-cpu-profile --name=r --direct=1 --replay_skip=trim \
 check "iolog v2 with replay_skip=trim: its waits make the run 501 ms" \
 	test "$(issued_lines "$out" | sed -n 3p)" = "READ 4096B 501-501msec"
 
+
+# A relative name in the trace lands where the simulated fio runs, "/",
+# as one in filename= does: data/a on the file system mounted at /data.
+printf 'fio version 2 iolog\ndata/a add\ndata/a open\ndata/a write 0 4096\ndata/a write 8192 4096\ndata/a close\n' \
+	>"$dir/rel.iolog"
+out=$("$STORSIM" run --no-cpu-profile --mount=/data=xfs:nvme0n1 --name=r \
+	--read_iolog="$dir/rel.iolog" 2>&1)
+check "a relative name in the trace is taken from /" \
+	test "$(issued_lines "$out" | sed -n 2p)" = \
+	"total=0,2,0,0 short=0,0,0,0 dropped=0,0,0,0"
 
 printf 'fio version 3 iolog\n1 %s add\n2 %s reed 0 4096\n' \
 	"$dir/a" "$dir/a" >"$dir/bad.iolog"

@@ -2362,14 +2362,17 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		struct fio_file *f = &td->files[i];
 		uint64_t end = fio_replay_file_end(td->replay, i);
+		/* the simulated fio runs in "/", where a relative name in
+		 * the trace lands, as one in filename= does */
+		f->path = g_canonicalize_filename(fio_replay_file_name(td->replay, i),
+						  "/");
 		struct system_open_args a = {
-			.path = fio_replay_file_name(td->replay, i),
+			.path = f->path,
 			.direct = o->direct,
 			.create_size = MAX(end, 1u),
 			.create_written = true,
 		};
 
-		f->path = g_strdup(a.path);
 		f->io_size = end;
 		if (o->ioengine == FIO_ENGINE_NULL)
 			continue;
