@@ -128,10 +128,11 @@ fuzz-runs: storsim$(EXEEXT)
 EXTRA_DIST += tests/fuzz/random-runs.py
 
 # make fuzz-vs-fio: random jobs run in fio 3.33 and in storsim on real
-# files, every I/O of their write_iologs compared (tests/fuzz/vs-fio.py).
+# files, every I/O of their write_iologs and their counts compared
+# (tests/fuzz/vs-fio.py); FUZZ_REPLAY=1 replays random traces instead.
 fuzz-vs-fio: storsim$(EXEEXT)
 	python3 $(top_srcdir)/tests/fuzz/vs-fio.py --storsim=./storsim$(EXEEXT) \
-		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED)
+		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED) $(if $(FUZZ_REPLAY),--replay)
 .PHONY: fuzz-vs-fio
 EXTRA_DIST += tests/fuzz/vs-fio.py
 

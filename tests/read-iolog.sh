@@ -27,7 +27,7 @@ ioengine=libaio iodepth=8|1=12.5%, 2=25.0%, 4=62.5%, 8=12.5%|total=4,4,0,1 short
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 18))
+plan $((2 * ncases + 19))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 sed "s#example.img#$dir/example.img#" \
@@ -110,6 +110,13 @@ printf 'fio version 3 iolog\n1 %s add\n' "$dir/a" >"$dir/empty.iolog"
 check "a trace with no I/O" \
 	refused_job read_iolog "no I/O to replay" \
 	'[r]' "read_iolog=$dir/empty.iolog"
+# fio 3.33's read_iolog2 counts reads, writes and waits: syncs alone
+# fail it ("failed initializing iolog")
+printf 'fio version 2 iolog\n%s add\n%s open\n%s sync 0 0\n' \
+	"$dir/a" "$dir/a" "$dir/a" >"$dir/syncs.iolog"
+check "a trace of syncs alone" \
+	refused_job read_iolog "no I/O to replay" \
+	'[r]' "read_iolog=$dir/syncs.iolog"
 printf 'fio version 3 iolog\n1 /dev/nvme0n1 add\n2 /dev/nvme0n1 read 999999999999999 4096\n' \
 	>"$dir/far.iolog"
 check "I/O past the end of the device" \

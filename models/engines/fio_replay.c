@@ -103,11 +103,16 @@ struct fio_replay *fio_replay_open(const struct job_options *o, GError **err)
 	if (!r->reader)
 		goto fail;
 	r->format = trace_reader_format(r->reader);
+	/* fio's read_iolog2 fails a trace without reads, writes or waits
+	 * ("failed initializing iolog"): syncs alone are not enough. A v2
+	 * wait moves the records after it on; v3 has no waits. */
+	bool v2 = trace_iolog_version(r->reader) == 2;
 	while ((got = next_record(r, &rec, err)) == 1) {
+		if (is_io(rec.op) || (v2 && rec.time_ns))
+			ios++;
 		if (rec.op == TRACE_OP_ADD || rec.op == TRACE_OP_OPEN ||
 		    rec.op == TRACE_OP_CLOSE)
 			continue;
-		ios++;
 		struct extent *e = &g_array_index(r->extents, struct extent,
 						  rec.file);
 		if (is_io(rec.op))
@@ -120,7 +125,8 @@ struct fio_replay *fio_replay_open(const struct job_options *o, GError **err)
 		goto fail;
 	if (!ios) {
 		g_set_error(err, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-			    "%s: no I/O to replay", r->path);
+			    "%s: no I/O to replay (no read, write, trim or "
+			    "wait: fio fails it)", r->path);
 		goto fail;
 	}
 	/* The second pass meets the files in the same order. */
