@@ -2336,8 +2336,10 @@ const struct fio_option_def fio_option_defs[] = {
 		.help = "Number of files the job's size is spread over",
 	},
 	{
-		.name = "openfiles", .type = FOPT_INT, .support = FOPT_REFUSED,
-		.help = "Most files held open at once",
+		.name = "openfiles", .type = FOPT_INT, .def = "0",
+		.support = FOPT_MODELLED, .field = FIELD_U32,
+		.off = OFF(openfiles),
+		.help = "Most files held open at once (0: nrfiles)",
 	},
 	{
 		.name = "file_service_type", .type = FOPT_STR,

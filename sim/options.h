@@ -222,6 +222,7 @@ struct job_options {
 	uint64_t offset_increment;
 	unsigned offset_increment_percent;
 	unsigned nrfiles;
+	uint32_t openfiles;	/* 0: all */
 
 	unsigned iodepth;
 	unsigned iodepth_batch;

@@ -34,7 +34,10 @@
 # A sync goes to the next file that is not done. A job whose bytes (or
 # number_ios, which counts all loops) are issued with loops= left runs
 # one more, empty, round, with its own end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
-# the region's start. The random map lets an I/O at its last block run on
+# the region's start. With openfiles=N a file fio has not opened yet is
+# busy while N are open (get_next_file: -EBUSY, do_io tries the next)
+# until one is done and closed; a sync's file too. The random map lets an
+# I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
 # random_generator=lfsr counts blocks of the smallest size, as the map
@@ -82,7 +85,10 @@ ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=1
 ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
 ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m
 ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m
-ioengine=psync rw=randwrite file_append=1 loops=2 size=1m'
+ioengine=psync rw=randwrite file_append=1 loops=2 size=1m
+ioengine=psync rw=randread nrfiles=3 openfiles=2 size=1m
+ioengine=psync rw=randwrite nrfiles=4 openfiles=2 fsync=3 size=1m
+ioengine=psync rw=randread nrfiles=3 openfiles=2 file_service_type=random loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -713,6 +713,33 @@ static void file_served(struct fio_thread *td)
 		next_file(td);
 }
 
+/*
+ * fio's get_next_file: the next file to serve that is not done for the
+ * round. fio opens a file as it first serves it, and with openfiles= held
+ * open the file it comes to next is busy (-EBUSY: do_io tries again with
+ * the one after it) until a file is done and closed.
+ */
+static struct fio_file *serve_next_file(struct fio_thread *td)
+{
+	for (;;) {
+		struct fio_file *f = &td->files[td->next_file];
+
+		if (f->round_done) {
+			next_file(td);
+			continue;
+		}
+		if (!f->in_use) {
+			if (td->o->openfiles && td->files_in_use >= td->o->openfiles) {
+				next_file(td);
+				continue;
+			}
+			f->in_use = true;
+			td->files_in_use++;
+		}
+		return f;
+	}
+}
+
 /* fio's set_io_u_file: a file whose pass is over is done for the round,
  * and the job goes on with the others (true). When all are done, do_io
  * ends: the job has no more to do, or, once what is in flight is reaped,
@@ -720,6 +747,10 @@ static void file_served(struct fio_thread *td)
 static bool file_done(struct fio_thread *td, struct fio_file *f)
 {
 	f->round_done = true;
+	if (f->in_use) {
+		f->in_use = false;
+		td->files_in_use--;
+	}
 	next_file(td);
 	if (++td->files_done < td->nfiles)
 		return true;
@@ -813,6 +844,7 @@ static void start_round(struct fio_thread *td)
 	td->last_was_sync = false;
 	td->round_wait = false;
 	td->files_done = 0;
+	td->files_in_use = 0;
 	td->round_ios = 0;
 	/* clear_io_state reseeds under randrepeat: each loop repeats the
 	 * first one's numbers; randseed= has turned randrepeat off by then
@@ -830,6 +862,7 @@ static void start_round(struct fio_thread *td)
 	td->zone_bytes = 0;
 	for (unsigned i = 0; i < td->nfiles; i++) {
 		td->files[i].round_done = false;
+		td->files[i].in_use = false;
 		td->files[i].region_start = td->files[i].round_origin;
 		td->files[i].zone_origin = td->files[i].round_origin;
 		file_new_pass(td, &td->files[i]);
@@ -976,12 +1009,10 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		const struct job_options *o = td->o;
 		bool fsync = o->fsync_blocks &&
 			     td->ddir_issues[FIO_DDIR_WRITE] % o->fsync_blocks == 0;
-		/* set_io_u_file picks the sync's file as an I/O's, passing
-		 * over the files done for the round */
-		while (td->files[td->next_file].round_done &&
-		       td->files_done < td->nfiles)
-			next_file(td);
-		fill_sync(td, u, &td->files[td->next_file], !fsync);
+		/* set_io_u_file picks the sync's file as an I/O's */
+		fill_sync(td, u, td->files_done < td->nfiles ?
+			  serve_next_file(td) : &td->files[td->next_file],
+			  !fsync);
 		file_served(td);
 		return true;
 	}
@@ -991,12 +1022,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		return false;
 	}
 	for (;;) {
-		struct fio_file *f = &td->files[td->next_file];
-
-		if (f->round_done) {
-			next_file(td);
-			continue;
-		}
+		struct fio_file *f = serve_next_file(td);
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
 
 		td->ddir_chosen = false;

@@ -53,6 +53,7 @@ struct fio_file {
 				 * then, where the first round had 0) */
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
+	bool in_use;		/* opened by get_next_file, for openfiles */
 	bool open;		/* fio_file_open: closed between rounds */
 };
 
@@ -175,6 +176,7 @@ struct fio_thread {
 	uint64_t bytes_issued, ios_done;
 	unsigned loops_left;	/* rounds after this one (loops=) */
 	unsigned files_done;	/* done for this round */
+	unsigned files_in_use;	/* the files with in_use */
 	bool round_wait;	/* reaping before the next round */
 	uint64_t round_ios;	/* I/Os of this round so far */
 	uint64_t round_bytes, round_limit;	/* issued, and do_io's limit */

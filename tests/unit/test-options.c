@@ -784,7 +784,7 @@ static void test_modelled_set(void)
 		"name", "description", "readwrite", "rw_sequencer", "rwmixread",
 		"rwmixwrite", "blocksize", "blocksize_range", "bssplit", "blockalign",
 		"size", "io_limit", "filesize", "offset", "offset_align",
-		"offset_increment", "nrfiles",
+		"offset_increment", "nrfiles", "openfiles",
 		"filename", "directory", "filename_format", "iodepth",
 		"iodepth_batch_submit", "iodepth_batch_complete",
 		"iodepth_batch_complete_max", "iodepth_low", "direct", "buffered",
