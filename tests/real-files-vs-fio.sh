@@ -86,6 +86,7 @@ ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
 ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m
 ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m
 ioengine=psync rw=randwrite file_append=1 loops=2 size=1m
+ioengine=psync rw=randwrite file_append=1 offset=64k size=1m
 ioengine=psync rw=randread nrfiles=3 openfiles=2 size=1m
 ioengine=psync rw=randwrite nrfiles=4 openfiles=2 fsync=3 size=1m
 ioengine=psync rw=randread nrfiles=3 openfiles=2 file_service_type=random loops=2 size=1m'

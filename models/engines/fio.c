@@ -2527,7 +2527,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			.direct = o->direct,
 			/* fio lays out a file it creates: written when the job
 			 * reads it or asks overwrite=1, else fallocated. */
-			.create_size = sized ? want : want + o->offset,
+			.create_size = sized || o->file_append ? want :
+				       want + o->offset,
 			.create_written = !writes || o->overwrite || o->pre_read,
 			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
 		};
@@ -2598,11 +2599,13 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			f->region_start = region_start(td, dev ? f->f->size :
 						       before, min_bs);
 			f->round_origin = region_start(td, f->f->size, min_bs);
-			/* file_append (a file the job creates, at 0 in the
-			 * first round): later rounds start at the laid-out
-			 * end, where there is nothing left to do */
-			if (o->file_append && !dev)
+			/* file_append: the file's size whatever offset= says,
+			 * so 0 for a file the job creates, and its laid-out
+			 * end in later rounds, where nothing is left to do */
+			if (o->file_append && !dev) {
+				f->region_start = before;
 				f->round_origin = f->f->size;
+			}
 			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
@@ -2610,7 +2613,8 @@ static bool setup_files(struct fio_thread *td, GError **err)
 						    f->path, f->f->size, f->region_start);
 				return false;
 			}
-			uint64_t avail = f->f->size - o->offset;
+			uint64_t avail = f->f->size -
+					 (o->file_append && !dev ? 0 : o->offset);
 			f->io_size = want && want < avail && !sized ? want : avail;
 			/* setup_files: size=N% of the file, up to its end,
 			 * whole smallest blocks. */
