@@ -33,7 +33,8 @@
 # file gives it then stays free in the map and is picked again later.
 # A sync goes to the next file that is not done. A job whose bytes (or
 # number_ios, which counts all loops) are issued with loops= left runs
-# one more, empty, round, with its own end_fsync. A new pass has no last I/O: rw_sequencer=identical repeats
+# one more, empty, round, with its own end_fsync; with io_size= left it
+# goes on until number_ios times loops are done (600 reads). A new pass has no last I/O: rw_sequencer=identical repeats
 # the region's start. With openfiles=N a file fio has not opened yet is
 # busy while N are open (get_next_file: -EBUSY, do_io tries the next)
 # until one is done and closed; a sync's file too. The random map lets an
@@ -85,6 +86,7 @@ ioengine=psync rw=randwrite:2 rw_sequencer=identical zonemode=strided zonesize=1
 ioengine=pvsync rw=write nrfiles=3 verify=crc32c end_fsync=1 size=1m
 ioengine=psync rw=randwrite random_generator=lfsr blockalign=8k end_fsync=1 offset=64k size=1m
 ioengine=psync rw=randwrite number_ios=50 loops=2 end_fsync=1 size=1m
+ioengine=psync rw=randread number_ios=300 loops=2 io_size=10m size=1m
 ioengine=psync rw=randwrite file_append=1 loops=2 size=1m
 ioengine=psync rw=randwrite file_append=1 offset=64k size=1m
 ioengine=psync rw=randread nrfiles=3 openfiles=2 size=1m

@@ -685,7 +685,7 @@ static bool another_round(struct fio_thread *td)
 		td->loops_left--;
 		return true;
 	}
-	if (o->number_ios && rw >= o->number_ios)
+	if (o->number_ios && rw >= o->number_ios * MAX(o->loops, 1u))
 		return false;
 	return td->bytes_issued + job_max_bs(o) <=
 	       (td->io_size ? td->io_size : td->job_size) &&
