@@ -4111,6 +4111,14 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 		/* fio's td_min_bs(): over all three directions */
 		min_bs = MIN(min_bs, o->min_bs[d]);
 	}
+	/* fixup_options: "strided zone mode only really works with 1
+	 * file", asked before openfiles is cut down to nrfiles */
+	if (o->zone_strided && o->openfiles > 1) {
+		o->zone_strided = false;
+		o->zone_size = o->zone_range = o->zone_skip = 0;
+		fixup_warning(warnings, origin_of(origin, "openfiles"), "openfiles",
+			      "openfiles above 1 turns strided zones off (as in fio)");
+	}
 	if (o->size && o->size < min_bs)
 		return finish_error(err, origin_of(origin, "size"), "size",
 				    "%" PRIu64 " bytes is less than the smallest block size (%"

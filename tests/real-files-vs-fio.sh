@@ -37,7 +37,11 @@
 # goes on until number_ios times loops are done (600 reads). A new pass has no last I/O: rw_sequencer=identical repeats
 # the region's start. With openfiles=N a file fio has not opened yet is
 # busy while N are open (get_next_file: -EBUSY, do_io tries the next)
-# until one is done and closed; a sync's file too. The random map lets an
+# until one is done and closed; a sync's file too, and openfiles above 1
+# turns strided zones off (fixup_options asks before it cuts openfiles
+# down to nrfiles). A strided zone past the end of the file goes back to
+# get_start_offset asked then: N% of the laid-out file, or its end under
+# file_append (96 I/Os). The random map lets an
 # I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
@@ -91,7 +95,10 @@ ioengine=psync rw=randwrite file_append=1 loops=2 size=1m
 ioengine=psync rw=randwrite file_append=1 offset=64k size=1m
 ioengine=psync rw=randread nrfiles=3 openfiles=2 size=1m
 ioengine=psync rw=randwrite nrfiles=4 openfiles=2 fsync=3 size=1m
-ioengine=psync rw=randread nrfiles=3 openfiles=2 file_service_type=random loops=2 size=1m'
+ioengine=psync rw=randread nrfiles=3 openfiles=2 file_service_type=random loops=2 size=1m
+ioengine=psync rw=randwrite zonemode=strided zonesize=128k zoneskip=64k openfiles=2 size=1m
+ioengine=psync rw=read offset=10% zonemode=strided zonesize=64k zonerange=192k size=1m
+ioengine=psync rw=rw randseed=11 file_append=1 zonemode=strided zonesize=64k zonerange=192k size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -435,7 +435,7 @@ static uint64_t file_size(const struct fio_file *f)
 /*
  * zonemode=strided (fio's setup_strided_zone_mode), before each read or
  * write: after zonesize bytes the region moves zonerange + zoneskip on,
- * back to its start past the end of the file; within a zone the offsets
+ * back to the file's start offset past its end; within a zone the offsets
  * go round zonerange bytes, and the random order starts over each time.
  */
 static void zone_step(struct fio_thread *td, struct fio_file *f, enum fio_ddir d)
@@ -445,8 +445,10 @@ static void zone_step(struct fio_thread *td, struct fio_file *f, enum fio_ddir d
 	if (td->zone_bytes >= o->zone_size) {
 		td->zone_bytes = 0;
 		f->region_start += td->zone_range + o->zone_skip;
+		/* get_start_offset, asked now: of the laid-out file, and
+		 * its end under file_append */
 		if (f->region_start >= file_size(f))
-			f->region_start = f->zone_origin;
+			f->region_start = f->round_origin;
 		f->pos[d] = 0;
 	}
 	if (f->pos[d] >= td->zone_range)
