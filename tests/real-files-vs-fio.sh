@@ -41,7 +41,12 @@
 # turns strided zones off (fixup_options asks before it cuts openfiles
 # down to nrfiles). A strided zone past the end of the file goes back to
 # get_start_offset asked then: N% of the laid-out file, or its end under
-# file_append (96 I/Os). The random map lets an
+# file_append (96 I/Os). The random map is of blocks of the smallest size
+# of any direction, the job's or not (bsrange=4k-16k,8k-8k: 8 KiB writes
+# over a map of 4 KiB blocks end their pass at the first pick past its
+# first half, 51 writes). A round of random writes without a map ends at
+# io_size= as given, not times loops (libaio: rounds of 256). The random
+# map lets an
 # I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
@@ -98,7 +103,9 @@ ioengine=psync rw=randwrite nrfiles=4 openfiles=2 fsync=3 size=1m
 ioengine=psync rw=randread nrfiles=3 openfiles=2 file_service_type=random loops=2 size=1m
 ioengine=psync rw=randwrite zonemode=strided zonesize=128k zoneskip=64k openfiles=2 size=1m
 ioengine=psync rw=read offset=10% zonemode=strided zonesize=64k zonerange=192k size=1m
-ioengine=psync rw=rw randseed=11 file_append=1 zonemode=strided zonesize=64k zonerange=192k size=1m'
+ioengine=psync rw=rw randseed=11 file_append=1 zonemode=strided zonesize=64k zonerange=192k size=1m
+ioengine=psync rw=randwrite bsrange=4k-16k,8k-8k size=1m
+ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -2485,10 +2485,13 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			      "offset_increment", err,
 			      "the null engine's files have no size to take a "
 			      "percentage of");
+	/* fio's td_min_bs and rw_min_bs, which size the random map and
+	 * align an N% offset: over all three directions, the job's or not
+	 * (bsrange=4k-16k,8k-8k: a map of 4 KiB blocks for 8 KiB writes,
+	 * whose picks past its first half end the pass) */
 	uint64_t min_bs = UINT64_MAX;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
-		if (fio_rw_does(o->rw, d))
-			min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
+		min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
 	/* fio keeps one zone state per job but applies it to whichever
 	 * file is next: with several files its order follows no rule worth
 	 * modelling. */
@@ -2692,14 +2695,15 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	td->io_budget = (td->io_size ? td->io_size : total) * MAX(o->loops, 1u);
 	td->loops_left = MAX(o->loops, 1u) - 1;
 	/* do_io's total_bytes: a round is the job's size, or for random
-	 * writes without a random map its io_size, which fio has multiplied
-	 * by loops by then (fio 3.33, norandommap, loops=3: 48 writes of a
-	 * 16-block file, then one verify pass). */
+	 * writes without a random map io_size= if larger (the option, not
+	 * times loops: libaio, norandommap, loops=2 over 256 blocks, rounds
+	 * of 256 writes; a synchronous engine's round goes on to the job's
+	 * budget, as io_queue_event counts only queued I/Os). */
 	td->job_size = total;
 	td->round_limit = total;
 	if (fio_rw_random(o->rw) && fio_rw_does(o->rw, FIO_DDIR_WRITE) &&
 	    o->norandommap)
-		td->round_limit = MAX(total, td->io_budget);
+		td->round_limit = MAX(total, td->io_size);
 	/* trimwrite trims the size and writes it: both count (fio 3.33
 	 * issues 16 trims and 16 writes of 4 KiB for size=64k). */
 	if (fio_rw_does(o->rw, FIO_DDIR_TRIM) && fio_rw_does(o->rw, FIO_DDIR_WRITE)) {

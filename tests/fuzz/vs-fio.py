@@ -51,9 +51,9 @@ ENGINES = ["psync", "sync", "pvsync", "pvsync2", "libaio iodepth=4",
 PERIODIC_SYNCS = ("fsync", "fdatasync")
 # option -> values (None: a bare flag); one to four are drawn per job
 OPTIONAL = [
-    ("bs", ["4k", "8k", "16k"]),
-    ("bsrange", ["4k-16k"]),
-    ("bssplit", ["4k/50:16k/50"]),
+    ("bs", ["4k", "8k", "16k", "4k,8k"]),
+    ("bsrange", ["4k-16k", "4k-16k,8k-8k"]),
+    ("bssplit", ["4k/50:16k/50", "4k/50:16k/50,8k/100"]),
     ("size", ["256k", "1m", "3m"]),
     ("filesize", ["512k", "256k-2m"]),
     ("nrfiles", ["2", "3"]),
