@@ -429,7 +429,7 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 /* The file's size (the null engine's: the end of the job's region). */
 static uint64_t file_size(const struct fio_file *f)
 {
-	return f->f ? f->f->size : f->zone_origin + f->io_size;
+	return f->f ? f->f->size : f->round_origin + f->io_size;
 }
 
 /*
@@ -866,7 +866,6 @@ static void start_round(struct fio_thread *td)
 		td->files[i].round_done = false;
 		td->files[i].in_use = false;
 		td->files[i].region_start = td->files[i].round_origin;
-		td->files[i].zone_origin = td->files[i].round_origin;
 		file_new_pass(td, &td->files[i]);
 	}
 }
@@ -2632,7 +2631,6 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		/* pre_read_files: fio reads each file's region first. */
 		if (o->pre_read && f->f && f->f->ops->preload)
 			f->f->ops->preload(f->f, f->region_start, f->io_size);
-		f->zone_origin = f->region_start;
 		if (!f->f)
 			f->round_origin = f->region_start;
 		f->rand_span = f->io_size;

@@ -47,10 +47,11 @@ struct fio_file {
 	uint64_t pos[FIO_DDIR_COUNT];
 	struct fio_rand rand;	/* zipf, pareto, normal */
 	uint64_t last_start[FIO_DDIR_COUNT];
-	uint64_t zone_origin;	/* region_start before any strided zone */
-	uint64_t round_origin;	/* ... from the second round on (offset=N%
-				 * of a file the job created: of its size
-				 * then, where the first round had 0) */
+	/* get_start_offset of the file as laid out: where a round after the
+	 * first and a strided zone past the file's end start (offset=N% of a
+	 * file the job created: of its size then, where the first round had
+	 * 0) */
+	uint64_t round_origin;
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
 	bool in_use;		/* opened by get_next_file, for openfiles */
