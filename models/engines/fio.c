@@ -1055,16 +1055,13 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			}
 			bool sized = td->o->max_bs[d] > bs;
 			uint64_t rel = off - f->region_start;
-			if (sized && !pick_buflen(td, f, d, rel, &bs)) {
-				u->offset = off;
-				if (!file_done(td, f))
-					return false;
-				continue;
-			}
-			/* fill_io_u: an I/O that would end past the end of
-			 * the file ends its pass (offset=N% of a file the
-			 * job created), before the random map shortens it */
-			if (f->f && off + bs > f->f->size) {
+			/* no size that fits, or (fill_io_u) an I/O that would
+			 * end past the end of the file (offset=N% of a file
+			 * the job created), checked before the random map
+			 * shortens it: the file's pass is over, its pick left
+			 * on the io_u */
+			if ((sized && !pick_buflen(td, f, d, rel, &bs)) ||
+			    (f->f && off + bs > f->f->size)) {
 				u->offset = off;
 				if (!file_done(td, f))
 					return false;
