@@ -1340,7 +1340,10 @@ static bool bssplit_list(const struct fopt_ctx *ctx, const struct fio_option_def
 
 /*
  * bssplit=bs/pct:bs/pct[,write list[,trim list]]. A direction whose list is
- * empty keeps what it had.
+ * empty keeps what it had. A list sets its direction's min_bs and max_bs
+ * then and there, as fio's bssplit_ddir does, so with bsrange in the same
+ * job the later of the two gives them: the bounds the sizes are aligned to
+ * and cut at, and the block of the offsets.
  */
 static bool opt_bssplit(struct fopt_ctx *ctx, const struct fio_option_def *o,
 			const char *text, GError **err)
@@ -1361,6 +1364,12 @@ static bool opt_bssplit(struct fopt_ctx *ctx, const struct fio_option_def *o,
 			continue;
 		memcpy(ctx->o->bssplit[d], tmp, nr * sizeof(tmp[0]));
 		ctx->o->bssplit_nr[d] = nr;
+		ctx->o->min_bs[d] = UINT64_MAX;
+		ctx->o->max_bs[d] = 0;
+		for (unsigned i = 0; i < nr; i++) {
+			ctx->o->min_bs[d] = MIN(ctx->o->min_bs[d], tmp[i].bs);
+			ctx->o->max_bs[d] = MAX(ctx->o->max_bs[d], tmp[i].bs);
+		}
 	}
 	return true;
 }
@@ -4089,14 +4098,6 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 	bool reads = fio_rw_does(o->rw, FIO_DDIR_READ);
 
 	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
-		if (o->bssplit_nr[d]) {
-			o->min_bs[d] = UINT64_MAX;
-			o->max_bs[d] = 0;
-			for (unsigned i = 0; i < o->bssplit_nr[d]; i++) {
-				o->min_bs[d] = MIN(o->min_bs[d], o->bssplit[d][i].bs);
-				o->max_bs[d] = MAX(o->max_bs[d], o->bssplit[d][i].bs);
-			}
-		}
 		if (!o->min_bs[d])
 			o->min_bs[d] = o->bs[d];
 		if (!o->max_bs[d])

@@ -52,7 +52,14 @@
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
 # random_generator=lfsr counts blocks of the smallest size, as the map
 # does, so with a larger blockalign a block past the region ends the
-# pass (fio 3.33 wrote nothing but the end_fsync here).
+# pass (fio 3.33 wrote nothing but the end_fsync here). bsrange and
+# bssplit each set a direction's smallest and largest size as fio parses
+# them, so the later of the two gives them, while a bssplit list still
+# draws the sizes, cut down to a multiple of the smallest and to the
+# largest: after bssplit=,8k/50:32k/50 a bsrange=4k-16k makes 8 and 16
+# KiB writes at multiples of 4 KiB. A listed 2 KiB under bsrange=4k-16k
+# comes out as 0, which ends the file's pass (20 writes over three
+# files).
 # Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
@@ -105,6 +112,8 @@ ioengine=psync rw=randwrite zonemode=strided zonesize=128k zoneskip=64k openfile
 ioengine=psync rw=read offset=10% zonemode=strided zonesize=64k zonerange=192k size=1m
 ioengine=psync rw=rw randseed=11 file_append=1 zonemode=strided zonesize=64k zonerange=192k size=1m
 ioengine=psync rw=randwrite bsrange=4k-16k,8k-8k size=1m
+ioengine=psync rw=randwrite bssplit=,8k/50:32k/50 bsrange=4k-16k size=1m
+ioengine=psync rw=randwrite bssplit=2k/10:32k/90 bsrange=4k-16k nrfiles=3 size=1m
 ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"

@@ -278,7 +278,10 @@ static bool io_fits(const struct fio_file *f, uint64_t rel, uint64_t len)
  * bsrange: min_bs + max_bs * u, cut down to a multiple of min_bs and to
  * max_bs, so that the sizes are about uniform in steps of min_bs. bssplit:
  * the first size, in order of increasing share (fio sorts them), whose
- * running share covers the draw and that fits.
+ * running share covers the draw and that fits. min_bs and max_bs come from
+ * whichever of bsrange and bssplit the job gave last, so a listed size
+ * below a later bsrange's minimum comes out as 0, which fio takes as no
+ * size at all: the file's pass ends as when none fits.
  */
 static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
 			enum fio_ddir d, uint64_t rel, uint64_t *len)
@@ -312,7 +315,7 @@ static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
 		buflen = MIN(buflen, maxbs);
 	} while (!io_fits(f, rel, buflen));
 	*len = buflen;
-	return true;
+	return buflen != 0;
 }
 
 /* fio's last_block: the multiples of blockalign that leave room for the

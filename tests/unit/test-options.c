@@ -642,6 +642,35 @@ static bool finish(struct fixture *f, GError **err)
 	return job_options_finish(&f->o, origin, f->warnings, err);
 }
 
+/* min_bs and max_bs are set by bsrange and by bssplit as each is parsed,
+ * so the later one gives them; the list stays for the sizes' draw. */
+static void test_bssplit_bsrange_order(void)
+{
+	struct fixture *f = fixture_new();
+	g_autoptr(GError) err = NULL;
+
+	set_ok(f, "bsrange", "4k-16k");
+	set_ok(f, "bssplit", ",8k/50:32k/50");
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_READ], ==, 4 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_READ], ==, 16 * KiB);
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_WRITE], ==, 8 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_WRITE], ==, 32 * KiB);
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_TRIM], ==, 8 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_TRIM], ==, 32 * KiB);
+	set_ok(f, "bsrange", "2k-4k,4k-64k");
+	g_assert_cmpuint(f->o.bssplit_nr[FIO_DDIR_WRITE], ==, 2);
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_READ], ==, 2 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_READ], ==, 4 * KiB);
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_WRITE], ==, 4 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_WRITE], ==, 64 * KiB);
+	/* bs, whenever given, only stands in for a bound neither gave */
+	set_ok(f, "bs", "1m");
+	g_assert_true(finish(f, &err));
+	g_assert_cmpuint(f->o.min_bs[FIO_DDIR_WRITE], ==, 4 * KiB);
+	g_assert_cmpuint(f->o.max_bs[FIO_DDIR_WRITE], ==, 64 * KiB);
+	fixture_free(f);
+}
+
 static void test_fixups(void)
 {
 	struct fixture *f = fixture_new();
@@ -894,6 +923,7 @@ int main(int argc, char **argv)
 	g_test_add_func("/options/per-direction", test_per_direction);
 	g_test_add_func("/options/ranges", test_ranges);
 	g_test_add_func("/options/bssplit", test_bssplit);
+	g_test_add_func("/options/bssplit-and-bsrange-later-one-bounds", test_bssplit_bsrange_order);
 	g_test_add_func("/options/bssplit-rejects", test_bssplit_rejects);
 	g_test_add_func("/options/float-list", test_float_list);
 	g_test_add_func("/options/default-percentiles", test_default_percentiles);
