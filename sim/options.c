@@ -1282,9 +1282,12 @@ static unsigned share_blanks(unsigned total, unsigned blanks, unsigned entries)
 {
 	if (!blanks)
 		return 0;
-	/* a lone blank entry is all of it (fio stores 0, then uses it alone) */
+	/* fio counts a lone blank entry as having given 100 already, which
+	 * leaves it 0: a lone zoned:100 zone is empty, so every pick is the
+	 * region's first block, and a lone bssplit size is never drawn,
+	 * which shows once a later bsrange makes the job draw sizes */
 	if (blanks == 1 && entries == 1)
-		return 100;
+		return 0;
 	return (100 - total) / blanks;
 }
 

@@ -59,7 +59,10 @@
 # largest: after bssplit=,8k/50:32k/50 a bsrange=4k-16k makes 8 and 16
 # KiB writes at multiples of 4 KiB. A listed 2 KiB under bsrange=4k-16k
 # comes out as 0, which ends the file's pass (20 writes over three
-# files).
+# files), and so does every draw of a lone size without a percentage,
+# whose share fio leaves at 0, once a later bsrange widens the sizes (3
+# I/Os, where the first write ends the job); a lone zone without a size
+# (zoned:100) is empty in the same way, so every read is at 0.
 # Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
@@ -114,6 +117,8 @@ ioengine=psync rw=rw randseed=11 file_append=1 zonemode=strided zonesize=64k zon
 ioengine=psync rw=randwrite bsrange=4k-16k,8k-8k size=1m
 ioengine=psync rw=randwrite bssplit=,8k/50:32k/50 bsrange=4k-16k size=1m
 ioengine=psync rw=randwrite bssplit=2k/10:32k/90 bsrange=4k-16k nrfiles=3 size=1m
+ioengine=psync rw=randrw bssplit=4k/50:64k/50,8k bsrange=8k-8k,4k-32k size=1m
+ioengine=psync rw=randread random_distribution=zoned:100 size=1m
 ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
