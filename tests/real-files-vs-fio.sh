@@ -62,7 +62,10 @@
 # files), and so does every draw of a lone size without a percentage,
 # whose share fio leaves at 0, once a later bsrange widens the sizes (3
 # I/Os, where the first write ends the job); a lone zone without a size
-# (zoned:100) is empty in the same way, so every read is at 0.
+# (zoned:100) is empty in the same way, so every read is at 0. A round
+# ends with io_size= less than a block of the largest size of any
+# direction left (td_max_bs: bs=4k,64k stops a read job at 256 reads),
+# that size from whichever of bsrange and bssplit came last.
 # Each
 # case runs on real files in a scratch directory, and the file,
 # direction, offset and length of every I/O and sync that fio's
@@ -119,6 +122,8 @@ ioengine=psync rw=randwrite bssplit=,8k/50:32k/50 bsrange=4k-16k size=1m
 ioengine=psync rw=randwrite bssplit=2k/10:32k/90 bsrange=4k-16k nrfiles=3 size=1m
 ioengine=psync rw=randrw bssplit=4k/50:64k/50,8k bsrange=8k-8k,4k-32k size=1m
 ioengine=psync rw=randread random_distribution=zoned:100 size=1m
+ioengine=psync rw=randread bs=4k,64k io_size=1040k size=1m
+ioengine=psync rw=randread bssplit=4k/50:32k/50 bsrange=4k-16k io_size=1040k size=1m
 ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"

@@ -655,18 +655,15 @@ static void fill_sync(struct fio_thread *td, struct fio_io_u *u,
 	};
 }
 
-/* The largest block the job issues (fio's td_max_bs). */
+/* fio's td_max_bs: the largest max_bs of the three directions, the
+ * job's or not (rw=randread bs=4k,64k: 64 KiB), and whichever of bsrange
+ * and bssplit came last gave it, even where bssplit lists larger sizes. */
 static uint64_t job_max_bs(const struct job_options *o)
 {
 	uint64_t m = 0;
 
-	for (int d = 0; d < FIO_DDIR_COUNT; d++) {
-		if (!fio_rw_does(o->rw, d))
-			continue;
-		m = MAX(m, MAX(o->bs[d], o->max_bs[d]));
-		for (unsigned i = 0; i < o->bssplit_nr[d]; i++)
-			m = MAX(m, o->bssplit[d][i].bs);
-	}
+	for (int d = 0; d < FIO_DDIR_COUNT; d++)
+		m = MAX(m, o->max_bs[d]);
 	return m;
 }
 
