@@ -28,6 +28,11 @@
 # line carries the offset of the write before it: "sync 53248 0", or
 # of the pick of a fill that failed since (a write at 340 KiB that does
 # not fit in a file of 1m/3 ends its pass and leaves "sync 348160 0").
+# keep_running asks after do_verify, whose reads count as bytes done and
+# whose clear_io_state leaves no file done: a verify job with io_size=3m
+# stops after two rounds (1m written and 1m read back each), and a
+# random one whose map ends its pass early (8 KiB writes in a map of 4 KiB
+# blocks, 408 KiB) goes round again.
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
@@ -124,7 +129,9 @@ ioengine=psync rw=randrw bssplit=4k/50:64k/50,8k bsrange=8k-8k,4k-32k size=1m
 ioengine=psync rw=randread random_distribution=zoned:100 size=1m
 ioengine=psync rw=randread bs=4k,64k io_size=1040k size=1m
 ioengine=psync rw=randread bssplit=4k/50:32k/50 bsrange=4k-16k io_size=1040k size=1m
-ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m'
+ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m
+ioengine=psync rw=write bs=64k io_size=3m verify=crc32c size=1m
+ioengine=sync rw=randwrite rw_sequencer=sequential verify=crc32c bssplit=4k/50:16k/50,8k/100 size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

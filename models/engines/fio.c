@@ -667,17 +667,24 @@ static uint64_t job_max_bs(const struct job_options *o)
 	return m;
 }
 
+static bool verify_follows(const struct fio_thread *td);
+static void verify_settle(struct fio_thread *td);
+
 /* fio's keep_running, at the end of a round: time_based jobs go round
  * again, so do jobs with loops= left; then not once number_ios reads and
  * writes are done, else while a whole block of io_size (or of the job's
  * size, while a file is not done) is left to issue. A round that issued
- * nothing ends the job. */
+ * nothing ends the job. fio asks after the round's verify phase, whose
+ * reads count as I/Os done and whose clear_io_state leaves no file done:
+ * they are counted here ahead. */
 static bool another_round(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
-	uint64_t rw = td->ddir_issues[FIO_DDIR_READ] +
-		      td->ddir_issues[FIO_DDIR_WRITE] +
-		      td->ddir_issues[FIO_DDIR_TRIM];
+	uint64_t ios = td->ddir_issues[FIO_DDIR_READ] +
+		       td->ddir_issues[FIO_DDIR_WRITE] +
+		       td->ddir_issues[FIO_DDIR_TRIM] + td->verify_ios;
+	uint64_t bytes = td->bytes_issued + td->verify_bytes;
+	bool files_left = td->files_done < td->nfiles;
 
 	if (!td->round_ios)
 		return false;
@@ -687,11 +694,18 @@ static bool another_round(struct fio_thread *td)
 		td->loops_left--;
 		return true;
 	}
-	if (o->number_ios && rw >= o->number_ios * MAX(o->loops, 1u))
+	if (verify_follows(td)) {
+		verify_settle(td);
+		for (size_t i = 0; i < td->vlog_n; i++)
+			bytes += td->vlog[i].len;
+		ios += td->vlog_n;
+		files_left = true;
+	}
+	if (o->number_ios && ios >= o->number_ios * MAX(o->loops, 1u))
 		return false;
-	return td->bytes_issued + job_max_bs(o) <=
+	return bytes + job_max_bs(o) <=
 	       (td->io_size ? td->io_size : td->job_size) &&
-	       (td->io_size || td->files_done < td->nfiles);
+	       (td->io_size || files_left);
 }
 
 /* fio's __get_next_file: the next file in turn (roundrobin, and
@@ -915,12 +929,13 @@ static gint vrec_cmp(gconstpointer a, gconstpointer b, gpointer unused)
 
 /* Without a random map fio keeps the writes in a tree by file and
  * offset, a later write of an offset replacing the earlier: read back in
- * that order, once each. With one, in the order they were written. */
-static void verify_sort(struct fio_thread *td)
+ * that order, once each. With one, in the order they were written: the
+ * list as do_verify takes it (sorting it again changes nothing). */
+static void verify_settle(struct fio_thread *td)
 {
 	size_t n = 0;
 
-	if (!td->vlog_n)
+	if (!td->vlog_n || td->files[0].map.nlevels)
 		return;
 	/* stable, so the last write of an offset is the one kept */
 	g_qsort_with_data(td->vlog, (gint)td->vlog_n, sizeof(*td->vlog),
@@ -944,23 +959,23 @@ static void verify_phase_switch(struct fio_thread *td)
 	td->phase_start = now;
 }
 
+/* Whether do_verify follows this round's do_io: not for time_based jobs,
+ * whose run is over by then. */
+static bool verify_follows(const struct fio_thread *td)
+{
+	return verify_wanted(td->o) && !td->o->time_based && td->vlog_n &&
+	       !td->error && !run_over(td);
+}
+
 /*
  * do_verify, after do_io: once a round's writes and syncs are done, read
- * back what they wrote, through the same engine and depth. First it syncs
- * each file and drops its cached pages "to make sure we really read from
- * disk", whatever invalidate= says (16 MiB written on a loop device, then
- * 4096 device reads with invalidate=0 too); fio counts those syncs
- * nowhere. Not for time_based jobs, whose run is over by then.
+ * back what they wrote, through the same engine and depth.
  */
 static bool verify_begin(struct fio_thread *td, bool round_follows)
 {
-	const struct job_options *o = td->o;
-
-	if (!verify_wanted(o) || o->time_based || !td->vlog_n || td->error ||
-	    run_over(td))
+	if (!verify_follows(td))
 		return false;
-	if (!td->files[0].map.nlevels)
-		verify_sort(td);
+	verify_settle(td);
 	td->vlog_next = 0;
 	/* clear_io_state closes the files before do_verify, which opens
 	 * them again as it reads (see do_io) */
@@ -1187,6 +1202,7 @@ static void put_io_u(struct fio_thread *td, struct fio_io_u *u)
 static void reset_counts(struct fio_thread *td, sim_time now)
 {
 	memset(td->ddir_issues, 0, sizeof(td->ddir_issues));
+	td->verify_ios = 0;
 	td->rw_completed = 0;
 	td->rwmix_issues = 0;
 	td->zone_bytes = 0;
@@ -1852,6 +1868,9 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 				    verify_cost(td, u->len, true));
 		if (u->ddir == FIO_DDIR_WRITE && verify_wanted(o))
 			verify_log(td, u);
+	} else if (u->verify_read) {
+		td->verify_bytes += u->len;
+		td->verify_ios++;
 	}
 	td->inflight++;
 	if (trims) {

@@ -138,6 +138,9 @@ struct fio_thread {
 	size_t vlog_n, vlog_cap, vlog_next;
 	bool verifying;		/* do_verify's reads are being issued */
 	bool verify_round;	/* another round follows them */
+	/* do_verify's reads so far, which fio's io_bytes and io_blocks
+	 * count, and so keep_running does */
+	uint64_t verify_bytes, verify_ios;
 	char *error_detail;	/* what fio's log_err says of error, or NULL */
 	/* latency_target: fio's latency_qd search (io_u.c lat_target_*) */
 	unsigned lat_qd, lat_qd_high, lat_qd_low, lat_stable;

@@ -10,7 +10,8 @@ filesize, nrfiles, file service, loops, offset, offset_increment,
 io_size, number_ios, syncs, rwmix, percentage_random, distributions,
 norandommap, randseed, blockalign, rw_sequencer, strided zones,
 random_generator, offset_align, verify, fsync_on_close, openfiles,
-file_append, pre_read, unified_rw_reporting). Each job
+file_append, pre_read, unified_rw_reporting, bs_is_seq_rand,
+bs_unaligned, allrandrepeat). Each job
 runs with a synchronous engine, or libaio or io_uring at depth 4 without
 periodic syncs, on real files in a scratch directory, whose order fio keeps
 whatever the timing, once in fio (on this machine's file system)
@@ -57,7 +58,8 @@ OPTIONAL = [
     ("size", ["256k", "1m", "3m"]),
     ("filesize", ["512k", "256k-2m"]),
     ("nrfiles", ["2", "3"]),
-    ("file_service_type", ["random", "sequential", "roundrobin:2", "random:3"]),
+    ("file_service_type", ["random", "sequential", "roundrobin:2", "random:3",
+                           "zipf:1.2", "pareto:0.5", "normal:20"]),
     ("loops", ["2", "3"]),
     ("offset", ["64k", "10%"]),
     ("offset_increment", ["128k"]),
@@ -66,7 +68,12 @@ OPTIONAL = [
     ("fsync", ["3"]), ("fdatasync", ["4"]), ("end_fsync", ["1"]),
     ("rwmixread", ["30"]), ("rwmixwrite", ["20"]),
     ("percentage_random", ["50"]),
-    ("random_distribution", ["zipf:1.2", "pareto:0.5", "normal:10"]),
+    ("random_distribution", ["zipf:1.2", "pareto:0.5", "normal:10",
+                             "random", "zoned:50/10:30/30:20/60",
+                             "zoned_abs:60/128k:40/512k"]),
+    ("bs_is_seq_rand", ["1"]),
+    ("bs_unaligned", [None]),
+    ("allrandrepeat", ["1"]),
     ("norandommap", [None]),
     ("randseed", ["11"]),
     ("overwrite", ["1"]),
