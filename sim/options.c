@@ -2281,13 +2281,15 @@ const struct fio_option_def fio_option_defs[] = {
 	},
 	{
 		.name = "bs_unaligned", .alias = "blocksize_unaligned",
-		.type = FOPT_STR_SET, .support = FOPT_REFUSED,
-		.help = "Let bsrange sizes be any byte count, not sector multiples",
+		.type = FOPT_STR_SET, .support = FOPT_MODELLED,
+		.field = FIELD_BOOL, .off = OFF(bs_unaligned),
+		.help = "Let bsrange and bssplit sizes be any byte count, not multiples of the smallest",
 	},
 	{
 		.name = "bs_is_seq_rand", .type = FOPT_BOOL, .def = "0",
-		.support = FOPT_REFUSED,
-		.help = "Read bs values as sequential,random instead of read,write",
+		.support = FOPT_MODELLED, .field = FIELD_BOOL,
+		.off = OFF(bs_is_seq_rand),
+		.help = "Size sequential I/Os by the read bs values and random ones by the write values",
 	},
 	{
 		.name = "randrepeat", .type = FOPT_BOOL, .def = "1",

@@ -266,6 +266,10 @@ struct job_options {
 	bool exitall_on_error;
 
 	bool norandommap;
+	/* sizes by how the offset came (fio's is_random): sequential ones
+	 * take the read bs values, random ones the write values */
+	bool bs_is_seq_rand;
+	bool bs_unaligned;	/* drawn sizes not cut to a multiple of min_bs */
 	uint64_t randseed;
 	bool randseed_set;
 	bool randrepeat, allrandrepeat;	/* how fio seeds the offsets */

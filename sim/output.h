@@ -45,6 +45,7 @@ struct output_job {
 	/* The header line: "name: (g=0): rw=..., bs=(R) ..., ioengine=...". */
 	const char *rw;				/* e.g. "randrw" */
 	uint64_t min_bs[STATS_DDIR_NR], max_bs[STATS_DDIR_NR];	/* bytes */
+	bool bs_is_seq_rand;	/* shown in place of the trim sizes */
 	const char *ioengine;
 	unsigned iodepth;
 	unsigned numjobs;

@@ -67,10 +67,15 @@ void output_normal_preamble(GString *out, const struct output_run *run)
 						       (int)j->sig_figs, pow2,
 						       "B");
 		}
-		g_string_append_printf(out,
-			"%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, (T) %s-%s, ioengine=%s, iodepth=%u\n",
-			j->name, j->groupid, j->rw, bs[0], bs[1], bs[2], bs[3],
-			bs[4], bs[5], j->ioengine, j->iodepth);
+		g_string_append_printf(out, "%s: (g=%u): rw=%s, bs=(R) %s-%s, (W) %s-%s, ",
+				       j->name, j->groupid, j->rw, bs[0], bs[1],
+				       bs[2], bs[3]);
+		if (j->bs_is_seq_rand)
+			g_string_append(out, "bs_is_seq_rand, ");
+		else
+			g_string_append_printf(out, "(T) %s-%s, ", bs[4], bs[5]);
+		g_string_append_printf(out, "ioengine=%s, iodepth=%u\n",
+				       j->ioengine, j->iodepth);
 		for (int k = 0; k < 6; k++)
 			g_free(bs[k]);
 		if (n > 1)

@@ -32,7 +32,11 @@
 # whose clear_io_state leaves no file done: a verify job with io_size=3m
 # stops after two rounds (1m written and 1m read back each), and a
 # random one whose map ends its pass early (8 KiB writes in a map of 4 KiB
-# blocks, 408 KiB) goes round again.
+# blocks, 408 KiB) goes round again. bs_is_seq_rand: an I/O whose offset
+# came in sequence takes the read sizes, one drawn at random the write
+# sizes, whatever its direction, and the fit checks take that size too
+# (a 4 KiB write at the last 4 KiB of the file with bs=4k,8k);
+# bs_unaligned: a drawn size is not cut to a multiple of the smallest.
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
@@ -131,7 +135,11 @@ ioengine=psync rw=randread bs=4k,64k io_size=1040k size=1m
 ioengine=psync rw=randread bssplit=4k/50:32k/50 bsrange=4k-16k io_size=1040k size=1m
 ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m
 ioengine=psync rw=write bs=64k io_size=3m verify=crc32c size=1m
-ioengine=sync rw=randwrite rw_sequencer=sequential verify=crc32c bssplit=4k/50:16k/50,8k/100 size=1m'
+ioengine=sync rw=randwrite rw_sequencer=sequential verify=crc32c bssplit=4k/50:16k/50,8k/100 size=1m
+ioengine=psync rw=write:8k bs=4k,8k bs_is_seq_rand=1 size=1m
+ioengine=psync rw=randwrite:2 bs=4k,12k bs_is_seq_rand=1 size=1m
+ioengine=psync rw=randrw bsrange=3k-10k,2k-7k bs_unaligned bs_is_seq_rand=1 percentage_random=60 size=1m
+ioengine=psync rw=randwrite bssplit=3k/50:5k/50 bs_unaligned size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -275,8 +275,8 @@ static bool io_fits(const struct fio_file *f, uint64_t rel, uint64_t len)
 /*
  * fio's get_next_buflen: a size between min_bs and max_bs, drawn after the
  * offset, again until the I/O fits (false when not even min_bs does).
- * bsrange: min_bs + max_bs * u, cut down to a multiple of min_bs and to
- * max_bs, so that the sizes are about uniform in steps of min_bs. bssplit:
+ * bsrange: min_bs + max_bs * u, cut down to a multiple of min_bs (not
+ * with bs_unaligned) and to max_bs, so that the sizes are about uniform in steps of min_bs. bssplit:
  * the first size, in order of increasing share (fio sorts them), whose
  * running share covers the draw and that fits. min_bs and max_bs come from
  * whichever of bsrange and bssplit the job gave last, so a listed size
@@ -308,10 +308,9 @@ static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
 					break;
 			}
 		}
-		if (!(minbs & (minbs - 1)))
-			buflen &= ~(minbs - 1);
-		else
-			buflen -= buflen % minbs;
+		if (!o->bs_unaligned)
+			buflen -= !(minbs & (minbs - 1)) ? buflen & (minbs - 1) :
+							   buflen % minbs;
 		buflen = MIN(buflen, maxbs);
 	} while (!io_fits(f, rel, buflen));
 	*len = buflen;
@@ -541,8 +540,14 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	bool random = fio_rw_random(o->rw);
 	bool new_offset = --td->seq_left == 0;
 	uint64_t rel = NO_PICK;
+	/* the smallest size the fit checks take: with bs_is_seq_rand, the
+	 * read values size what comes in sequence, the write values what
+	 * comes at random */
+	uint64_t seq_bs = o->bs_is_seq_rand ? o->min_bs[FIO_DDIR_READ] : bs;
+	uint64_t rand_bs = o->bs_is_seq_rand ? o->min_bs[FIO_DDIR_WRITE] : bs;
 
 	td->picked_from_map = false;
+	td->picked_random = false;
 	if (new_offset)
 		td->seq_left = o->rw_seq_nr;
 	else
@@ -550,23 +555,24 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
-		if (seq_next(td, f, d, bs, &rel) != SEQ_OK)
+		if (seq_next(td, f, d, seq_bs, &rel) != SEQ_OK)
 			goto failed;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random(td, f, d, bs, !u->busy_ok, &rel))
+		if (!pick_random(td, f, d, rand_bs, !u->busy_ok, &rel))
 			goto failed;
+		td->picked_random = true;
 	} else {
 		/* the random block a sequential pick falls back to at the
 		 * end of the file stays free in the map too */
 		u->busy_ok = true;
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
-		enum seq_pick seq = seq_next(td, f, d, bs, &rel);
+		enum seq_pick seq = seq_next(td, f, d, seq_bs, &rel);
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
-		     !pick_random(td, f, d, bs, false, &rel)))
+		     !pick_random(td, f, d, seq_bs, false, &rel)))
 			goto failed;
 	}
 	f->last_start[d] = rel;
@@ -1068,21 +1074,29 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				if (!pick_offset(td, u, f, d, bs, &off))
 					return false;
 			}
-			bool sized = td->o->max_bs[d] > bs;
+			/* bs_is_seq_rand: the read values size what came
+			 * in sequence, the write values what came at random */
+			enum fio_ddir bd = !td->o->bs_is_seq_rand ? d :
+					   td->picked_random ? FIO_DDIR_WRITE :
+							       FIO_DDIR_READ;
+			bool sized = td->o->max_bs[bd] > td->o->min_bs[bd];
 			uint64_t rel = off - f->region_start;
+
+			if (!sized)
+				bs = td->o->min_bs[bd];
 			/* no size that fits, or (fill_io_u) an I/O that would
 			 * end past the end of the file (offset=N% of a file
 			 * the job created), checked before the random map
 			 * shortens it: the file's pass is over, its pick left
 			 * on the io_u */
-			if ((sized && !pick_buflen(td, f, d, rel, &bs)) ||
+			if ((sized && !pick_buflen(td, f, bd, rel, &bs)) ||
 			    (f->f && off + bs > f->f->size)) {
 				u->offset = off;
 				if (!file_done(td, f))
 					return false;
 				continue;
 			}
-			if (sized) {
+			if (bs != td->o->min_bs[d]) {
 				if (td->picked_from_map)
 					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
 				f->pos[d] = rel + bs;
@@ -2962,6 +2976,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 		oj->min_bs[d] = o->min_bs[d] ? o->min_bs[d] : o->bs[d];
 		oj->max_bs[d] = o->max_bs[d] ? o->max_bs[d] : o->bs[d];
 	}
+	oj->bs_is_seq_rand = o->bs_is_seq_rand;
 	oj->ioengine = fio_ioengine_name(o->ioengine);
 	oj->iodepth = o->iodepth;
 	oj->numjobs = o->numjobs;

@@ -125,6 +125,7 @@ struct fio_thread {
 	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
 		bs_rand[FIO_DDIR_COUNT], file_rand, zone_rand, file_size_rand;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
+	bool picked_random;	/* ... a random pick (fio's is_random) */
 	bool offsets_reseed64;
 	uint64_t block_seed;	/* the offsets' first seed (fio's FIO_RAND_BLOCK_OFF) */
 	/* fio's rwmix cycle: the direction, and how many I/Os it issues

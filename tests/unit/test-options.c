@@ -814,6 +814,7 @@ static void test_modelled_set(void)
 	static const char *const modelled[] = {
 		"name", "description", "readwrite", "rw_sequencer", "rwmixread",
 		"rwmixwrite", "blocksize", "blocksize_range", "bssplit", "blockalign",
+		"blocksize_unaligned", "bs_is_seq_rand",
 		"size", "io_limit", "filesize", "offset", "offset_align",
 		"offset_increment", "nrfiles", "openfiles",
 		"filename", "directory", "filename_format", "iodepth",
