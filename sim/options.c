@@ -1462,8 +1462,40 @@ static bool opt_unified(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	return ok;
 }
 
+/* The VALUE[:CENTER] of a zipf, pareto or normal distribution, for
+ * random_distribution and file_service_type alike (fio's
+ * split_parse_distr and its checks), with fio's defaults. */
+static bool dist_params(struct fopt_ctx *ctx, const struct fio_option_def *o,
+			enum fio_rand_dist kind, char *postfix, double *param,
+			double *center, GError **err)
+{
+	static const double deflt[] = { [FIO_RAND_ZIPF] = 1.1,
+					[FIO_RAND_PARETO] = 0.2,
+					[FIO_RAND_NORMAL] = 0.0 };
+	char *c = postfix ? strchr(postfix, ':') : NULL;
+	double p = deflt[kind];
+
+	*center = -1;
+	if (c)
+		*c++ = '\0';
+	if ((postfix && !parse_float(ctx, o, postfix, &p, err)) ||
+	    (c && !parse_float(ctx, o, c, center, err)))
+		return false;
+	*param = p;
+	if (c && (*center < 0 || *center > 1))
+		return bad_value(ctx, o, err, "center %g is outside 0..1", *center);
+	if (kind == FIO_RAND_ZIPF && p == 1.0)
+		return bad_value(ctx, o, err, "zipf theta must not be 1.0");
+	if (kind == FIO_RAND_PARETO && (p <= 0 || p >= 1))
+		return bad_value(ctx, o, err, "pareto h %g is outside (0, 1)", p);
+	if (kind == FIO_RAND_NORMAL && (p < 0 || p >= 100))
+		return bad_value(ctx, o, err, "normal deviation %g is outside [0, 100)", p);
+	return true;
+}
+
 /* fio's str_fst_cb: random, roundrobin and sequential, with ":N" I/Os to
- * a file before the next is picked. */
+ * a file before the next is picked; zipf, pareto and normal (gauss), with
+ * ":VALUE[:CENTER]", pick a file for every I/O. */
 static bool opt_file_service_type(struct fopt_ctx *ctx,
 				  const struct fio_option_def *o,
 				  const char *text, GError **err)
@@ -1476,10 +1508,11 @@ static bool opt_file_service_type(struct fopt_ctx *ctx,
 		return false;
 	jo->file_service = (enum fio_file_service)v.u[0];
 	jo->file_service_nr = 1;
-	if (jo->file_service != FIO_FSERVICE_RANDOM &&
-	    jo->file_service != FIO_FSERVICE_RR &&
-	    jo->file_service != FIO_FSERVICE_SEQ) {
-		ok = refuse(ctx, o, err, "non-uniform file picking, %s", text);
+	if (jo->file_service == FIO_FSERVICE_ZIPF ||
+	    jo->file_service == FIO_FSERVICE_PARETO ||
+	    jo->file_service == FIO_FSERVICE_NORMAL) {
+		ok = dist_params(ctx, o, (enum fio_rand_dist)jo->file_service,
+				 v.postfix, &jo->fsrv_param, &jo->fsrv_center, err);
 	} else if (v.postfix) {
 		uint64_t n;
 		ok = parse_count(ctx, o, v.postfix, "the I/Os per file", &n, err);
@@ -1508,31 +1541,10 @@ static bool opt_random_distribution(struct fopt_ctx *ctx, const struct fio_optio
 		break;
 	case FIO_RAND_ZIPF:
 	case FIO_RAND_PARETO:
-	case FIO_RAND_NORMAL: {
-		static const double deflt[] = { [FIO_RAND_ZIPF] = 1.1,
-						[FIO_RAND_PARETO] = 0.2,
-						[FIO_RAND_NORMAL] = 0.0 };
-		char *center = v.postfix ? strchr(v.postfix, ':') : NULL;
-		double p = deflt[jo->random_distribution];
-
-		if (center)
-			*center++ = '\0';
-		if ((v.postfix && !parse_float(ctx, o, v.postfix, &p, err)) ||
-		    (center && !parse_float(ctx, o, center, &jo->rand_center, err))) {
-			ok = false;
-			break;
-		}
-		if (center && (jo->rand_center < 0 || jo->rand_center > 1))
-			ok = bad_value(ctx, o, err, "center %g is outside 0..1", jo->rand_center);
-		else if (jo->random_distribution == FIO_RAND_ZIPF && p == 1.0)
-			ok = bad_value(ctx, o, err, "zipf theta must not be 1.0");
-		else if (jo->random_distribution == FIO_RAND_PARETO && (p <= 0 || p >= 1))
-			ok = bad_value(ctx, o, err, "pareto h %g is outside (0, 1)", p);
-		else if (jo->random_distribution == FIO_RAND_NORMAL && (p < 0 || p >= 100))
-			ok = bad_value(ctx, o, err, "normal deviation %g is outside [0, 100)", p);
-		jo->rand_param = p;
+	case FIO_RAND_NORMAL:
+		ok = dist_params(ctx, o, jo->random_distribution, v.postfix,
+				 &jo->rand_param, &jo->rand_center, err);
 		break;
-	}
 	case FIO_RAND_ZONED:
 	case FIO_RAND_ZONED_ABS: {
 		char *lists[FIO_DDIR_COUNT];
@@ -4018,6 +4030,7 @@ static const struct job_options *defaults(void)
 
 		t->kb_base = 1024;
 		t->rand_center = -1;
+		t->fsrv_center = -1;
 		t->stats = true;
 		reset_engine(t);
 		apply_defaults(t, false);

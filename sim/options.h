@@ -62,9 +62,13 @@ const char *fio_rw_name(enum fio_rw rw);
 enum fio_rw_sequencer { FIO_RWSEQ_SEQUENTIAL, FIO_RWSEQ_IDENTICAL };
 /* exit_what: which jobs exitall ends */
 enum fio_exit_what { FIO_EXIT_GROUP, FIO_EXIT_STONEWALL, FIO_EXIT_ALL };
-/* file_service_type: the values of fio's FIO_FSERVICE_* it models */
+/* file_service_type: fio's FIO_FSERVICE_* without its flag bits; the
+ * non-uniform ones take the numbers of their random_distribution */
 enum fio_file_service {
 	FIO_FSERVICE_RANDOM = 0,
+	FIO_FSERVICE_ZIPF = 1,
+	FIO_FSERVICE_PARETO = 2,
+	FIO_FSERVICE_NORMAL = 3,
 	FIO_FSERVICE_RR = 4,
 	FIO_FSERVICE_SEQ = 5,
 };
@@ -202,6 +206,9 @@ struct job_options {
 	enum fio_rw_sequencer rw_sequencer;
 	enum fio_file_service file_service;	/* file_service_type */
 	unsigned file_service_nr;	/* I/Os to a file before the next */
+	/* zipf, pareto and normal file service: theta, h or sigma, and the
+	 * center (0..1, or -1 when not given) */
+	double fsrv_param, fsrv_center;
 	unsigned rwmix[2];	/* percent reads, writes */
 
 	uint64_t bs[FIO_DDIR_COUNT];

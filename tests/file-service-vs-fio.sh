@@ -6,7 +6,10 @@
 # are compared). The order is read from each tool's write_iolog: the
 # file of every write ("1", "2", "3") and sync ("s" before it), and
 # compared with real fio 3.33's when it is installed. Non-uniform picking
-# (zipf, pareto, normal, gauss) is refused with the file, line and option.
+# (zipf, pareto, normal, gauss) draws a file for every I/O from fio's own
+# generators, whose order must be fio's (over files of 32 KiB, so that
+# the files most drawn run out and start again, as fio starts them; the
+# jobs end at io_size); a bad parameter is refused at its line.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the order of the writes and syncs over the files
@@ -18,7 +21,11 @@ file_service_type=roundrobin:2 fsync=3|112s2331s1223s3112s2331s1223s3112s2332'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 2))
+nonuniform='zipf:1.2
+pareto:0.3
+normal:10
+gauss:5:0.8'
+plan $((2 * ncases + 2 + $(printf '%s\n' "$nonuniform" | wc -l)))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -60,7 +67,19 @@ got=$(order storsim --file_service_type=random)
 check "random: 24 writes over all three files ($got)" \
 	test "${#got}" = 24 -a -n "$(printf %s "$got" | tr -d 23)" \
 	-a -n "$(printf %s "$got" | tr -d 13)" -a -n "$(printf %s "$got" | tr -d 12)"
-check "file_service_type=zipf:1.2 is refused at its line" \
-	refused_job file_service_type "non-uniform file picking" '[w]' \
-	"filename=$dir/a:$dir/b" size=64k file_service_type=zipf:1.2
+for fst in $nonuniform; do
+	set -- --file_service_type="$fst" --rw=randwrite --io_size=384k
+	got=$(order storsim "$@")
+	if [ -z "$fio" ]; then
+		ok "fio, $fst # SKIP fio 3.33 is not installed"
+		continue
+	fi
+	want=$(order fio "$@")
+	check "$fst: fio 3.33's order of files ($want)" \
+		test "${#want}" = 96 -a "$got" = "$want"
+	[ "$got" = "$want" ] || diag "got: $got"
+done
+check "file_service_type=zipf:1 is refused at its line" \
+	refused_job file_service_type "zipf theta must not be 1.0" '[w]' \
+	"filename=$dir/a:$dir/b" size=64k file_service_type=zipf:1
 finish

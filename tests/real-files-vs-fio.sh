@@ -37,6 +37,9 @@
 # sizes, whatever its direction, and the fit checks take that size too
 # (a 4 KiB write at the last 4 KiB of the file with bs=4k,8k);
 # bs_unaligned: a drawn size is not cut to a multiple of the smallest.
+# A non-uniform file service starts a file's pass again where a uniform
+# one would have it done: a random pick whose map has run out picks again
+# from the fresh map, within the rw=...:N run it belongs to.
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
@@ -139,7 +142,9 @@ ioengine=sync rw=randwrite rw_sequencer=sequential verify=crc32c bssplit=4k/50:1
 ioengine=psync rw=write:8k bs=4k,8k bs_is_seq_rand=1 size=1m
 ioengine=psync rw=randwrite:2 bs=4k,12k bs_is_seq_rand=1 size=1m
 ioengine=psync rw=randrw bsrange=3k-10k,2k-7k bs_unaligned bs_is_seq_rand=1 percentage_random=60 size=1m
-ioengine=psync rw=randwrite bssplit=3k/50:5k/50 bs_unaligned size=1m'
+ioengine=psync rw=randwrite bssplit=3k/50:5k/50 bs_unaligned size=1m
+ioengine=psync rw=randread:4 nrfiles=3 file_service_type=pareto:0.2 io_size=2m size=768k
+ioengine=psync rw=rw nrfiles=3 file_service_type=zipf:1.5 fsync=5 io_size=3m size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -172,6 +172,31 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
 		fio_lfsr_reset(&f->lfsr, td->block_seed);
 	memset(f->pos, 0, sizeof(f->pos));
 	memset(f->last_start, 0, sizeof(f->last_start));
+	f->pass_used = false;
+}
+
+/* fio's FIO_FSERVICE_SHIFT: a non-uniform file service draws from 2^10
+ * ranges per file */
+#define FSERVICE_SHIFT 10
+
+static bool fservice_nonuniform(const struct job_options *o)
+{
+	return o->file_service == FIO_FSERVICE_ZIPF ||
+	       o->file_service == FIO_FSERVICE_PARETO ||
+	       o->file_service == FIO_FSERVICE_NORMAL;
+}
+
+/* init_rand_file_service: 1024 ranges per file, as each seeding sets it
+ * up again */
+static void file_dist_init(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	if (fservice_nonuniform(o) && td->nfiles)
+		fio_rand_init(&td->file_dist, (enum fio_rand_dist)o->file_service,
+			      o->fsrv_param, o->fsrv_center,
+			      (uint64_t)td->nfiles << FSERVICE_SHIFT,
+			      td->file_seed, false);
 }
 
 /* The seed of the job's generator for purpose p; at set-up, where fio
@@ -200,7 +225,12 @@ static void seed_generators(struct fio_thread *td, bool first)
 	fio_taus_seed(&td->rwmix, job_seed(td, FIO_TAUS_RWMIX, first), false);
 	fio_taus_seed(&td->file_size_rand, job_seed(td, FIO_TAUS_FILE_SIZE, first), use64);
 	fio_taus_seed(&td->zone_rand, job_seed(td, FIO_TAUS_ZONE, first), false);
-	fio_taus_seed(&td->file_rand, job_seed(td, FIO_TAUS_FILE, first), use64);
+	uint64_t file_seed = job_seed(td, FIO_TAUS_FILE, first);
+	fio_taus_seed(&td->file_rand, file_seed, use64);
+	/* fio hands the zipf, pareto and normal file service an unsigned
+	 * int of it */
+	td->file_seed = (uint32_t)file_seed;
+	file_dist_init(td);
 	/* block sizes: a verifying job's writes take the reads' seed, a
 	 * trimwrite's trims the writes' */
 	uint64_t bs_seed[FIO_DDIR_COUNT];
@@ -532,6 +562,24 @@ static void fill_failed_at(struct fio_io_u *u, const struct fio_file *f,
  * in the free list, and a random block picked while it is on stays free
  * in the map (mark_random_map skips it), to be picked again later.
  */
+static void invalidate(const struct fio_thread *td, struct sfile *f);
+
+/* get_next_rand_block: under a non-uniform file service, a file whose
+ * random picks have run out starts its pass again (fio_file_reset,
+ * loop_cache_invalidate) and picks once more. */
+static bool pick_random_anew(struct fio_thread *td, struct fio_file *f,
+			     enum fio_ddir d, uint64_t bs, bool mark,
+			     uint64_t *rel)
+{
+	if (pick_random(td, f, d, bs, mark, rel))
+		return true;
+	if (!fservice_nonuniform(td->o))
+		return false;
+	file_new_pass(td, f);
+	invalidate(td, f->f);
+	return pick_random(td, f, d, bs, mark, rel);
+}
+
 static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 			struct fio_file *f, enum fio_ddir d, uint64_t bs,
 			uint64_t *off)
@@ -560,7 +608,7 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random(td, f, d, rand_bs, !u->busy_ok, &rel))
+		if (!pick_random_anew(td, f, d, rand_bs, !u->busy_ok, &rel))
 			goto failed;
 		td->picked_random = true;
 	} else {
@@ -572,7 +620,7 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 		enum seq_pick seq = seq_next(td, f, d, seq_bs, &rel);
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
-		     !pick_random(td, f, d, seq_bs, false, &rel)))
+		     !pick_random_anew(td, f, d, seq_bs, false, &rel)))
 			goto failed;
 	}
 	f->last_start[d] = rel;
@@ -715,11 +763,15 @@ static bool another_round(struct fio_thread *td)
 }
 
 /* fio's __get_next_file: the next file in turn (roundrobin, and
- * sequential once a file is done) or at random. */
+ * sequential once a file is done), at random, or by a zipf, pareto or
+ * normal draw. */
 static void next_file(struct fio_thread *td)
 {
 	if (td->o->file_service == FIO_FSERVICE_RANDOM)
 		td->next_file = (unsigned)fio_taus_block(&td->file_rand, td->nfiles);
+	else if (fservice_nonuniform(td->o))
+		td->next_file = (unsigned)(fio_rand_next(&td->file_dist) >>
+					   FSERVICE_SHIFT);
 	else
 		td->next_file = (td->next_file + 1) % td->nfiles;
 	td->file_served = 0;
@@ -762,18 +814,26 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
 	}
 }
 
-/* fio's set_io_u_file: a file whose pass is over is done for the round,
- * and the job goes on with the others (true). When all are done, do_io
+/* fio's set_io_u_file: a file whose pass is over is done for the round
+ * (closed either way), and the job goes on with the others (true). When all are done, do_io
  * ends: the job has no more to do, or, once what is in flight is reaped,
  * another round starts (round_wait). */
 static bool file_done(struct fio_thread *td, struct fio_file *f)
 {
-	f->round_done = true;
 	if (f->in_use) {
 		f->in_use = false;
 		td->files_in_use--;
 	}
 	next_file(td);
+	/* A non-uniform file service never has a file done: its pass
+	 * starts again (fio_file_reset), and the job ends by its bytes. A
+	 * fresh pass that fits no I/O, on which fio would spin for ever, is
+	 * done, so the run ends. */
+	if (fservice_nonuniform(td->o) && f->pass_used) {
+		file_new_pass(td, f);
+		return true;
+	}
+	f->round_done = true;
 	if (++td->files_done < td->nfiles)
 		return true;
 	td->round_wait = another_round(td);
@@ -877,7 +937,8 @@ static void start_round(struct fio_thread *td)
 	td->round_bytes = 0;
 	/* __get_next_file finds the last file served closed: a random file
 	 * service draws the round's first file, as at the start */
-	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
+	if ((o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o)) &&
+	    td->nfiles > 1)
 		next_file(td);
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */
@@ -1102,6 +1163,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				f->pos[d] = rel + bs;
 			}
 			td->round_ios++;
+			f->pass_used = true;
 			td->zone_bytes += bs;
 			file_served(td);
 			if (d == FIO_DDIR_TRIM &&
@@ -2685,7 +2747,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			uint32_t seed = o->randrepeat && !o->randseed_set ?
 				fio_rand_file_seed(fio_names->pdata[i], td->index + 1) :
 				(uint32_t)td->block_seed;
-			fio_rand_init(&f->rand, o, nranges, seed);
+			fio_rand_init(&f->rand, o->random_distribution,
+				      o->rand_param, o->rand_center, nranges,
+				      seed, true);
 		}
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
 		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
@@ -2706,7 +2770,9 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			td->offsets_reseed64 = true;
 		file_new_pass(td, f);
 	}
-	if (o->file_service == FIO_FSERVICE_RANDOM && td->nfiles > 1)
+	file_dist_init(td);
+	if ((o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o)) &&
+	    td->nfiles > 1)
 		next_file(td);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < td->nfiles; i++)

@@ -54,6 +54,7 @@ struct fio_file {
 	uint64_t round_origin;
 	uint64_t rand_span;	/* bytes random offsets range over */
 	bool round_done;	/* its pass of this round is over */
+	bool pass_used;		/* an I/O was picked in its current pass */
 	bool in_use;		/* opened by get_next_file, for openfiles */
 	bool open;		/* fio_file_open: closed between rounds */
 };
@@ -124,6 +125,10 @@ struct fio_thread {
 	 * offsets' as tausworthe64 */
 	struct fio_taus offsets, rwmix, seq_rand[FIO_DDIR_COUNT],
 		bs_rand[FIO_DDIR_COUNT], file_rand, zone_rand, file_size_rand;
+	/* zipf, pareto or normal file service: the file of each I/O
+	 * (next_file_zipf, next_file_gauss), seeded as next_file_state */
+	struct fio_rand file_dist;
+	uint32_t file_seed;
 	bool picked_from_map;	/* the last offset: a random pick of the map */
 	bool picked_random;	/* ... a random pick (fio's is_random) */
 	bool offsets_reseed64;

@@ -22,7 +22,11 @@
  * not a hot spot). fio keeps no random map with these, nor does the
  * model. The zoned distributions are fio.c's (pick_zoned).
  *
- * Parameters: the job's random_distribution.
+ * file_service_type's zipf, pareto and normal draw a file the same way,
+ * over 1024 ranges per file, from the job's file-service seed, with the
+ * ranks not scattered (init_rand_file_service, zipf_disable_hash).
+ *
+ * Parameters: the job's random_distribution, or its file_service_type.
  */
 #include <glib.h>
 #include <math.h>
@@ -88,12 +92,11 @@ uint32_t fio_rand_file_seed(const char *fio_name, unsigned thread_number)
 	       thread_number;
 }
 
-void fio_rand_init(struct fio_rand *r, const struct job_options *o,
-		   uint64_t n, uint32_t seed)
+void fio_rand_init(struct fio_rand *r, enum fio_rand_dist kind, double param,
+		   double center, uint64_t n, uint32_t seed, bool hashed)
 {
 	*r = (struct fio_rand){
-		.kind = o->random_distribution, .n = n ? n : 1,
-		.param = o->rand_param,
+		.kind = kind, .n = n ? n : 1, .param = param, .hashed = hashed,
 	};
 	fio_taus_seed(&r->t, seed, false);
 	if (r->kind == FIO_RAND_NORMAL) {
@@ -103,15 +106,15 @@ void fio_rand_init(struct fio_rand *r, const struct job_options *o,
 			r->stddev = (unsigned)ceil((double)r->n * r->param / 100.0);
 			r->stddev = (unsigned)MIN((uint64_t)r->stddev, r->n / 2);
 		}
-		if (o->rand_center >= 0)
+		if (center >= 0)
 			r->rand_off = (uint32_t)(int64_t)((double)r->n *
-							  (o->rand_center - 0.5));
+							  (center - 0.5));
 		return;
 	}
 	/* shared_rand_init */
 	r->rand_off = fio_taus_next(&r->t);
-	if (o->rand_center >= 0)
-		r->rand_off = (uint64_t)((double)r->n * o->rand_center);
+	if (center >= 0)
+		r->rand_off = (uint64_t)((double)r->n * center);
 	if (r->kind == FIO_RAND_ZIPF) {
 		uint64_t terms = MIN(r->n, ZIPF_MAX_TERMS);
 		for (uint64_t i = 1; i <= terms; i++)
@@ -173,5 +176,7 @@ uint64_t fio_rand_next(struct fio_rand *r)
 		rank = (uint64_t)((double)(r->n - 1) * pow(unit(&r->t), r->pareto_pow));
 	else
 		rank = normal_rank(r);
-	return (rank * GOLDEN_RATIO_64 + r->rand_off) % r->n;
+	if (r->hashed)
+		rank *= GOLDEN_RATIO_64;
+	return (rank + r->rand_off) % r->n;
 }

@@ -435,6 +435,29 @@ static void test_rw_modifiers(void)
 	set_fails("rw", "write:z", "not a number");
 }
 
+/* The non-uniform file services take random_distribution's
+ * VALUE[:CENTER], with its defaults and checks, into fields of their own. */
+static void test_file_service_distribution(void)
+{
+	struct fixture *f = fixture_new();
+
+	set_ok(f, "file_service_type", "zipf:1.2:0.3");
+	g_assert_cmpint(f->o.file_service, ==, FIO_FSERVICE_ZIPF);
+	g_assert_cmpfloat(f->o.fsrv_param, ==, 1.2);
+	g_assert_cmpfloat(f->o.fsrv_center, ==, 0.3);
+	g_assert_cmpfloat(f->o.rand_center, ==, -1);
+	set_ok(f, "file_service_type", "pareto");
+	g_assert_cmpfloat(f->o.fsrv_param, ==, 0.2);
+	g_assert_cmpfloat(f->o.fsrv_center, ==, -1);
+	set_ok(f, "file_service_type", "gauss:10");
+	g_assert_cmpint(f->o.file_service, ==, FIO_FSERVICE_NORMAL);
+	g_assert_cmpuint(f->o.file_service_nr, ==, 1);
+	fixture_free(f);
+	set_fails("file_service_type", "zipf:1", "theta must not be 1.0");
+	set_fails("file_service_type", "pareto:1.5", "outside (0, 1)");
+	set_fails("file_service_type", "normal:5:2", "center 2 is outside");
+}
+
 static void test_random_distribution(void)
 {
 	struct fixture *f = fixture_new();
@@ -934,6 +957,8 @@ int main(int argc, char **argv)
 	g_test_add_func("/options/choices", test_choices);
 	g_test_add_func("/options/rw-modifiers", test_rw_modifiers);
 	g_test_add_func("/options/random-distribution", test_random_distribution);
+	g_test_add_func("/options/file-service-distribution",
+			test_file_service_distribution);
 	g_test_add_func("/options/booleans", test_booleans);
 	g_test_add_func("/options/ignored-warns-only-off-default",
 			test_ignored_warns_only_off_default);
