@@ -186,6 +186,12 @@ static bool fservice_nonuniform(const struct job_options *o)
 	       o->file_service == FIO_FSERVICE_NORMAL;
 }
 
+/* Whether the service draws its files, and so the first of a round. */
+static bool fservice_draws(const struct job_options *o)
+{
+	return o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o);
+}
+
 /* init_rand_file_service: 1024 ranges per file, as each seeding sets it
  * up again */
 static void file_dist_init(struct fio_thread *td)
@@ -547,21 +553,6 @@ static void fill_failed_at(struct fio_io_u *u, const struct fio_file *f,
 		u->offset = rel >= f->io_size ? rel : f->region_start + rel;
 }
 
-/*
- * The next offset in f for a bs-sized I/O in direction d, filled into u,
- * or false at the end of a pass. As fio's get_next_offset: with
- * rw=randNAME:N only every Nth I/O takes a new offset, the ones between go
- * on from the last I/O (rw_sequencer=sequential) or repeat it (identical);
- * a new offset is random with probability percentage_random, else it goes
- * on from the last I/O too, and where that runs off the region it is
- * random after all (time_based jobs start the region again).
- *
- * get_next_block marks every pick but a new random one IO_U_F_BUSY_OK,
- * and only io_completed clears the mark: it stays on an io_u through a
- * fill that failed (the file was done, the next file is tried) and back
- * in the free list, and a random block picked while it is on stays free
- * in the map (mark_random_map skips it), to be picked again later.
- */
 static void invalidate(const struct fio_thread *td, struct sfile *f);
 
 /* get_next_rand_block: under a non-uniform file service, a file whose
@@ -580,6 +571,21 @@ static bool pick_random_anew(struct fio_thread *td, struct fio_file *f,
 	return pick_random(td, f, d, bs, mark, rel);
 }
 
+/*
+ * The next offset in f for a bs-sized I/O in direction d, filled into u,
+ * or false at the end of a pass. As fio's get_next_offset: with
+ * rw=randNAME:N only every Nth I/O takes a new offset, the ones between go
+ * on from the last I/O (rw_sequencer=sequential) or repeat it (identical);
+ * a new offset is random with probability percentage_random, else it goes
+ * on from the last I/O too, and where that runs off the region it is
+ * random after all (time_based jobs start the region again).
+ *
+ * get_next_block marks every pick but a new random one IO_U_F_BUSY_OK,
+ * and only io_completed clears the mark: it stays on an io_u through a
+ * fill that failed (the file was done, the next file is tried) and back
+ * in the free list, and a random block picked while it is on stays free
+ * in the map (mark_random_map skips it), to be picked again later.
+ */
 static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 			struct fio_file *f, enum fio_ddir d, uint64_t bs,
 			uint64_t *off)
@@ -814,10 +820,10 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
 	}
 }
 
-/* fio's set_io_u_file: a file whose pass is over is done for the round
- * (closed either way), and the job goes on with the others (true). When all are done, do_io
- * ends: the job has no more to do, or, once what is in flight is reaped,
- * another round starts (round_wait). */
+/* fio's set_io_u_file: a file whose pass is over is closed and done for
+ * the round, and the job goes on with the others (true). When all are
+ * done, do_io ends: the job has no more to do, or, once what is in flight
+ * is reaped, another round starts (round_wait). */
 static bool file_done(struct fio_thread *td, struct fio_file *f)
 {
 	if (f->in_use) {
@@ -937,8 +943,7 @@ static void start_round(struct fio_thread *td)
 	td->round_bytes = 0;
 	/* __get_next_file finds the last file served closed: a random file
 	 * service draws the round's first file, as at the start */
-	if ((o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o)) &&
-	    td->nfiles > 1)
+	if (fservice_draws(o) && td->nfiles > 1)
 		next_file(td);
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */
@@ -2771,8 +2776,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		file_new_pass(td, f);
 	}
 	file_dist_init(td);
-	if ((o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o)) &&
-	    td->nfiles > 1)
+	if (fservice_draws(o) && td->nfiles > 1)
 		next_file(td);
 	uint64_t total = 0;
 	for (unsigned i = 0; i < td->nfiles; i++)
