@@ -553,17 +553,27 @@ static void fill_failed_at(struct fio_io_u *u, const struct fio_file *f,
 		u->offset = rel >= f->io_size ? rel : f->region_start + rel;
 }
 
+/* The smallest size an I/O whose offset came at random (or in sequence)
+ * takes, which the checks that it fits take: bs, or with bs_is_seq_rand
+ * the write (read) values'. */
+static inline uint64_t fit_bs(const struct job_options *o, uint64_t bs,
+			      bool random)
+{
+	if (__builtin_expect(!o->bs_is_seq_rand, 1))
+		return bs;
+	return o->min_bs[random ? FIO_DDIR_WRITE : FIO_DDIR_READ];
+}
+
 static void invalidate(const struct fio_thread *td, struct sfile *f);
 
-/* get_next_rand_block: under a non-uniform file service, a file whose
- * random picks have run out starts its pass again (fio_file_reset,
- * loop_cache_invalidate) and picks once more. */
-static bool pick_random_anew(struct fio_thread *td, struct fio_file *f,
-			     enum fio_ddir d, uint64_t bs, bool mark,
-			     uint64_t *rel)
+/* get_next_rand_block, once a random pick has failed: under a non-uniform
+ * file service the file starts its pass again (fio_file_reset,
+ * loop_cache_invalidate) and picks once more. Out of the way of the
+ * picks that succeed. */
+static __attribute__((noinline, cold)) bool
+pick_random_anew(struct fio_thread *td, struct fio_file *f, enum fio_ddir d,
+		 uint64_t bs, bool mark, uint64_t *rel)
 {
-	if (pick_random(td, f, d, bs, mark, rel))
-		return true;
 	if (!fservice_nonuniform(td->o))
 		return false;
 	file_new_pass(td, f);
@@ -594,11 +604,6 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	bool random = fio_rw_random(o->rw);
 	bool new_offset = --td->seq_left == 0;
 	uint64_t rel = NO_PICK;
-	/* the smallest size the fit checks take: with bs_is_seq_rand, the
-	 * read values size what comes in sequence, the write values what
-	 * comes at random */
-	uint64_t seq_bs = o->bs_is_seq_rand ? o->min_bs[FIO_DDIR_READ] : bs;
-	uint64_t rand_bs = o->bs_is_seq_rand ? o->min_bs[FIO_DDIR_WRITE] : bs;
 
 	td->picked_from_map = false;
 	td->picked_random = false;
@@ -609,12 +614,13 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
-		if (seq_next(td, f, d, seq_bs, &rel) != SEQ_OK)
+		if (seq_next(td, f, d, fit_bs(o, bs, false), &rel) != SEQ_OK)
 			goto failed;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random_anew(td, f, d, rand_bs, !u->busy_ok, &rel))
+		if (!pick_random(td, f, d, fit_bs(o, bs, true), !u->busy_ok, &rel) &&
+		    !pick_random_anew(td, f, d, fit_bs(o, bs, true), !u->busy_ok, &rel))
 			goto failed;
 		td->picked_random = true;
 	} else {
@@ -623,10 +629,11 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 		u->busy_ok = true;
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
-		enum seq_pick seq = seq_next(td, f, d, seq_bs, &rel);
+		enum seq_pick seq = seq_next(td, f, d, fit_bs(o, bs, false), &rel);
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
-		     !pick_random_anew(td, f, d, seq_bs, false, &rel)))
+		     !pick_random(td, f, d, fit_bs(o, bs, false), false, &rel) &&
+		     !pick_random_anew(td, f, d, fit_bs(o, bs, false), false, &rel)))
 			goto failed;
 	}
 	f->last_start[d] = rel;
@@ -1146,7 +1153,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 					   td->picked_random ? FIO_DDIR_WRITE :
 							       FIO_DDIR_READ;
 			bool sized = td->o->max_bs[bd] > td->o->min_bs[bd];
-			uint64_t rel = off - f->region_start;
+			uint64_t rel = off - f->region_start, pick_bs = bs;
 
 			if (!sized)
 				bs = td->o->min_bs[bd];
@@ -1162,7 +1169,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 					return false;
 				continue;
 			}
-			if (bs != td->o->min_bs[d]) {
+			if (bs != pick_bs) {
 				if (td->picked_from_map)
 					bs = mark_covered(f, td->o->min_bs[d], rel, bs);
 				f->pos[d] = rel + bs;
