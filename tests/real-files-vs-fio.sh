@@ -62,6 +62,14 @@
 # I/O at its last block run on
 # to the end of the block's 64-bit word (a strided zone's map is the
 # zone's, io_u_fits the file's: 16 KiB at 116 KiB in a 128 KiB zone).
+# Nor need a random pick lie in its zone: get_next_offset and io_u_fits
+# ask only that it starts inside io_size and the file and that a block
+# fits, so a direction's blocks larger than the map's, which the search
+# for a free one walks through, land past the zone (bs=4k,8k: 80 writes,
+# 10 when a pick must be in its zone; the LFSR's too). The draw is over
+# zonerange even where that is larger than the file (a pick past io_size
+# ends the job at its first read), and a zone smaller than a direction's
+# block leaves nothing to draw, which ends the pass (3 I/Os).
 # random_generator=lfsr counts blocks of the smallest size, as the map
 # does, so with a larger blockalign a block past the region ends the
 # pass (fio 3.33 wrote nothing but the end_fsync here). bsrange and
@@ -144,7 +152,14 @@ ioengine=psync rw=randwrite:2 bs=4k,12k bs_is_seq_rand=1 size=1m
 ioengine=psync rw=randrw bsrange=3k-10k,2k-7k bs_unaligned bs_is_seq_rand=1 percentage_random=60 size=1m
 ioengine=psync rw=randwrite bssplit=3k/50:5k/50 bs_unaligned size=1m
 ioengine=psync rw=randread:4 nrfiles=3 file_service_type=pareto:0.2 io_size=2m size=768k
-ioengine=psync rw=rw nrfiles=3 file_service_type=zipf:1.5 fsync=5 io_size=3m size=1m'
+ioengine=psync rw=rw nrfiles=3 file_service_type=zipf:1.5 fsync=5 io_size=3m size=1m
+ioengine=pvsync rw=randwrite zonemode=strided zonesize=128k zoneskip=64k bs=4k,8k size=1m
+ioengine=psync rw=randrw zonemode=strided zonesize=128k zoneskip=64k bs=8k,4k size=1m
+ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=192k bs=8k,4k size=1m
+ioengine=psync rw=randrw zonemode=strided zonesize=12k bs=4k,8k size=1m
+ioengine=psync rw=randwrite random_generator=lfsr zonemode=strided zonesize=100k zoneskip=28k bs=4k,12k size=1m
+ioengine=psync rw=randread zonemode=strided zonesize=2m bs=8k,4k size=1m
+ioengine=psync rw=randrw zonemode=strided zonesize=4k bs=4k,8k size=1m'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

@@ -354,14 +354,15 @@ static bool pick_buflen(struct fio_thread *td, const struct fio_file *f,
 }
 
 /* fio's last_block: the multiples of blockalign that leave room for the
- * smallest block, the number a uniform pick draws from. */
+ * smallest block, the number a uniform pick draws from; none in a strided
+ * zone smaller than the block. */
 static uint64_t last_block(const struct fio_file *f, const struct job_options *o,
 			   enum fio_ddir d)
 {
 	uint64_t room = f->rand_span - (o->min_bs[d] > o->ba[d] ?
 					o->min_bs[d] - o->ba[d] : 0);
 
-	return MAX(udiv_fast(room, o->ba[d]), 1);
+	return udiv_fast(room, o->ba[d]);
 }
 
 /*
@@ -370,12 +371,12 @@ static uint64_t last_block(const struct fio_file *f, const struct job_options *o
  * zone_state_index), the offsets' generator a block inside the zone.
  * False where fio's fill fails: a zoned_abs zone past the region.
  */
-static bool pick_zoned(struct fio_thread *td, const struct fio_file *f,
-		       enum fio_ddir d, uint64_t *b)
+static bool pick_zoned(struct fio_thread *td, enum fio_ddir d, uint64_t lastb,
+		       uint64_t *b)
 {
 	const struct job_options *o = td->o;
 	const struct fio_zone_split *z = o->zones[d];
-	uint64_t lastb = last_block(f, o, d), size_before = 0;
+	uint64_t size_before = 0;
 	unsigned nz = o->zones_nr[d], v, access_before = 0, perc_before = 0, i = 0;
 
 	if (!nz) {
@@ -402,6 +403,28 @@ static bool pick_zoned(struct fio_thread *td, const struct fio_file *f,
 	return true;
 }
 
+/* The file's size (the null engine's: the end of the job's region). */
+static uint64_t file_size(const struct fio_file *f)
+{
+	return f->f ? f->f->size : f->round_origin + f->io_size;
+}
+
+/*
+ * What fio's get_next_offset and get_next_buflen ask of a random pick:
+ * that it starts inside io_size and the file, and that the smallest block
+ * it may take, bs, fits from there (io_u_fits). Not that it lies in the span
+ * the draw came from: a map or LFSR of blocks smaller than this
+ * direction's hands out blocks past the span, which fail these checks only
+ * where the span is the region, not a strided zone (a 128 KiB zone's map
+ * of 4 KiB blocks takes 8 KiB writes up to 248 KiB from its start).
+ */
+static bool random_pick_fits(const struct fio_file *f, uint64_t rel,
+			     uint64_t bs)
+{
+	return rel < f->io_size && f->region_start + rel < file_size(f) &&
+	       io_fits(f, rel, bs);
+}
+
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
  * region, or false at the end of a pass. With mark false a block from the
  * random map stays free (fio's IO_U_F_BUSY_OK: mark_random_map skips it). */
@@ -413,61 +436,52 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 	 * span is not a whole number of blocks (fio's get_next_block: b *
 	 * ba[ddir]; the map's bit b stands for it, whatever the map's own
 	 * block size). */
-	uint64_t align = o->ba[d];
+	uint64_t align = o->ba[d], lastb;
 
-	/* fio keeps no random map for the distributions, so a pass never
-	 * ends */
-	if (o->random_distribution == FIO_RAND_ZONED ||
-	    o->random_distribution == FIO_RAND_ZONED_ABS) {
+	if (o->random_distribution != FIO_RAND_UNIFORM &&
+	    o->random_distribution != FIO_RAND_ZONED &&
+	    o->random_distribution != FIO_RAND_ZONED_ABS) {
+		/* fio keeps no random map for the distributions, so a pass
+		 * never ends; the ranges cover io_size from wherever the
+		 * region (or a strided zone) starts, so an I/O can run past
+		 * its end: it does not fit (get_next_buflen) and fio's fill
+		 * ends the pass */
+		*rel = fio_rand_next(&f->rand) * align;
+		return io_fits(f, *rel, bs);
+	}
+	/* fio's get_next_rand_offset ends the pass where not one block
+	 * fits the span */
+	lastb = last_block(f, o, d);
+	if (!lastb)
+		return false;
+	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		uint64_t b;
-		if (!pick_zoned(td, f, d, &b))
+		if (!pick_zoned(td, d, lastb, &b))
 			return false;
 		*rel = b * align;
-	} else if (o->random_distribution != FIO_RAND_UNIFORM) {
-		*rel = fio_rand_next(&f->rand) * align;
-		/* the ranges cover io_size from wherever the region (or a
-		 * strided zone) starts, so an I/O can run past its end: it
-		 * does not fit (get_next_buflen) and fio's fill ends the pass */
-		return io_fits(f, *rel, bs);
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
 		 * the map does (fio's filesetup.c: no axmap with an LFSR). */
-		*rel = fio_taus_block(&td->offsets, last_block(f, o, d)) * align;
+		*rel = fio_taus_block(&td->offsets, lastb) * align;
 	} else if (f->map.nlevels) {
 		uint64_t drawn = fio_taus_block(&td->offsets,
-				MIN(last_block(f, o, d), f->nblocks));
+				MIN(lastb, f->nblocks));
 		uint64_t b = mark ? fio_randmap_take(&f->map, drawn) :
 			     fio_randmap_next_free(&f->map, drawn);
 		if (b == FIO_RANDMAP_NONE)
 			return false;
 		*rel = b * align;
-		/* A map of smaller blocks than this direction's can hand out
-		 * a block past the region's end: fio's fill then fails and
-		 * its do_io ends the pass. */
-		if (*rel + o->min_bs[d] > f->rand_span)
-			return false;
 		td->picked_from_map = mark;
 	} else {
 		/* lfsr: every block once per pass, in the register's order,
-		 * over blocks of the smallest size, as the map's: with a
-		 * larger blockalign a block can land past the region, and
-		 * fio's fill ends the pass there too */
+		 * over blocks of the smallest size, as the map's */
 		uint64_t b;
 		if (!fio_lfsr_next(&f->lfsr, &b))
 			return false;
 		*rel = b * align;
-		if (*rel + o->min_bs[d] > f->rand_span)
-			return false;
 	}
-	if (*rel + bs > f->rand_span)
-		*rel = (f->rand_span - bs) / align * align;
-	return true;
-}
-
-/* The file's size (the null engine's: the end of the job's region). */
-static uint64_t file_size(const struct fio_file *f)
-{
-	return f->f ? f->f->size : f->round_origin + f->io_size;
+	/* a pick that fails these ends the file's pass (do_io) */
+	return random_pick_fits(f, *rel, bs);
 }
 
 /*
@@ -2741,7 +2755,10 @@ static bool setup_files(struct fio_thread *td, GError **err)
 		f->nblocks = MAX(f->io_size / min_bs, 1u);
 		if (o->zone_strided) {
 			td->zone_range = o->zone_range ? o->zone_range : o->zone_size;
-			f->rand_span = MIN(td->zone_range, f->io_size);
+			/* init_random_map and last_block: the zone's range,
+			 * even where it is larger than the file, so that a
+			 * pick past io_size ends the pass */
+			f->rand_span = td->zone_range;
 			f->nblocks = MAX(f->rand_span / min_bs, 1u);
 		}
 		if (o->random_distribution != FIO_RAND_UNIFORM &&
