@@ -41,6 +41,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -166,6 +167,48 @@ def counts_differ(fio_json, sim_json, depths):
     return None
 
 
+FIO_TIMEOUT = 120  # seconds
+
+
+def descendants(pid):
+    """the processes pid forked, and theirs, from /proc"""
+    children = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % d) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def run_fio(argv, work):
+    """fio's completed process, or None when it ran past FIO_TIMEOUT; then the
+    job processes it forked, in sessions of their own, are killed with
+    it, as a timeout alone would leave them spinning"""
+    p = subprocess.Popen(argv, cwd=work, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=FIO_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        for pid in [p.pid] + descendants(p.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        p.communicate()
+        return None
+    return subprocess.CompletedProcess(argv, p.returncode, out, err)
+
+
 def run_job(fio, storsim, lines, work):
     """None when the logs agree, else a line saying how they differ"""
     files = os.path.join(work, "files")
@@ -180,13 +223,11 @@ def run_job(fio, storsim, lines, work):
             f.write("\n".join(["[j]", "directory=files"] + lines +
                               ["write_iolog=" + log]) + "\n")
         logs[tool] = log
-    try:
-        f = subprocess.run([fio, "--output-format=json", "--output=fio.json",
-                            "fio.fio"], cwd=work, capture_output=True,
-                           text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        # fio spins for ever on some jobs (a non-uniform file service
-        # whose file fits no I/O); what storsim does there is not judged
+    f = run_fio([fio, "--output-format=json", "--output=fio.json",
+                 "fio.fio"], work)
+    if f is None:
+        # fio spins for ever on some jobs (libaio, rw=read:8k, a
+        # non-uniform file service); what storsim does there is not judged
         return "FIO-HANG fio ran for more than 120 s"
     s = subprocess.run([storsim, "run", "--no-cpu-profile",
                         "--output-format=json", "--output=sim.json",
