@@ -1508,9 +1508,7 @@ static bool opt_file_service_type(struct fopt_ctx *ctx,
 		return false;
 	jo->file_service = (enum fio_file_service)v.u[0];
 	jo->file_service_nr = 1;
-	if (jo->file_service == FIO_FSERVICE_ZIPF ||
-	    jo->file_service == FIO_FSERVICE_PARETO ||
-	    jo->file_service == FIO_FSERVICE_NORMAL) {
+	if (fio_fservice_nonuniform(jo->file_service)) {
 		ok = dist_params(ctx, o, (enum fio_rand_dist)jo->file_service,
 				 v.postfix, &jo->fsrv_param, &jo->fsrv_center, err);
 	} else if (v.postfix) {

@@ -72,6 +72,12 @@ enum fio_file_service {
 	FIO_FSERVICE_RR = 4,
 	FIO_FSERVICE_SEQ = 5,
 };
+/* zipf, pareto and normal: a file drawn for every I/O, never one done */
+static inline bool fio_fservice_nonuniform(enum fio_file_service s)
+{
+	return s == FIO_FSERVICE_ZIPF || s == FIO_FSERVICE_PARETO ||
+	       s == FIO_FSERVICE_NORMAL;
+}
 enum fio_sync_mode { FIO_SYNC_NONE, FIO_SYNC_SYNC, FIO_SYNC_DSYNC };
 enum fio_fallocate {
 	FIO_FALLOC_NONE,

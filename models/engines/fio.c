@@ -179,17 +179,10 @@ static void file_new_pass(struct fio_thread *td, struct fio_file *f)
  * ranges per file */
 #define FSERVICE_SHIFT 10
 
-static bool fservice_nonuniform(const struct job_options *o)
-{
-	return o->file_service == FIO_FSERVICE_ZIPF ||
-	       o->file_service == FIO_FSERVICE_PARETO ||
-	       o->file_service == FIO_FSERVICE_NORMAL;
-}
-
 /* Whether the service draws its files, and so the first of a round. */
 static bool fservice_draws(const struct job_options *o)
 {
-	return o->file_service == FIO_FSERVICE_RANDOM || fservice_nonuniform(o);
+	return o->file_service == FIO_FSERVICE_RANDOM || fio_fservice_nonuniform(o->file_service);
 }
 
 /* init_rand_file_service: 1024 ranges per file, as each seeding sets it
@@ -198,7 +191,7 @@ static void file_dist_init(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
 
-	if (fservice_nonuniform(o) && td->nfiles)
+	if (fio_fservice_nonuniform(o->file_service) && td->nfiles)
 		fio_rand_init(&td->file_dist, (enum fio_rand_dist)o->file_service,
 			      o->fsrv_param, o->fsrv_center,
 			      (uint64_t)td->nfiles << FSERVICE_SHIFT,
@@ -312,9 +305,10 @@ static bool io_fits(const struct fio_file *f, uint64_t rel, uint64_t len)
  * fio's get_next_buflen: a size between min_bs and max_bs, drawn after the
  * offset, again until the I/O fits (false when not even min_bs does).
  * bsrange: min_bs + max_bs * u, cut down to a multiple of min_bs (not
- * with bs_unaligned) and to max_bs, so that the sizes are about uniform in steps of min_bs. bssplit:
- * the first size, in order of increasing share (fio sorts them), whose
- * running share covers the draw and that fits. min_bs and max_bs come from
+ * with bs_unaligned) and to max_bs, so that the sizes are about uniform
+ * in steps of min_bs. bssplit: the first size, in order of increasing
+ * share (fio sorts them), whose running share covers the draw and that
+ * fits. min_bs and max_bs come from
  * whichever of bsrange and bssplit the job gave last, so a listed size
  * below a later bsrange's minimum comes out as 0, which fio takes as no
  * size at all: the file's pass ends as when none fits.
@@ -567,15 +561,25 @@ static void fill_failed_at(struct fio_io_u *u, const struct fio_file *f,
 		u->offset = rel >= f->io_size ? rel : f->region_start + rel;
 }
 
-/* The smallest size an I/O whose offset came at random (or in sequence)
- * takes, which the checks that it fits take: bs, or with bs_is_seq_rand
- * the write (read) values'. */
-static inline uint64_t fit_bs(const struct job_options *o, uint64_t bs,
-			      bool random)
+/* The direction whose sizes an I/O of direction d takes: its own, or with
+ * bs_is_seq_rand the write values for an offset that came at random and
+ * the read values for one that came in sequence (fio's is_random). */
+static inline enum fio_ddir size_ddir(const struct job_options *o,
+				      enum fio_ddir d, bool random)
+{
+	if (__builtin_expect(!o->bs_is_seq_rand, 1))
+		return d;
+	return random ? FIO_DDIR_WRITE : FIO_DDIR_READ;
+}
+
+/* The smallest size such an I/O takes, which the checks that it fits
+ * take: bs, d's, or the other direction's under bs_is_seq_rand. */
+static inline uint64_t fit_bs(const struct job_options *o, enum fio_ddir d,
+			      uint64_t bs, bool random)
 {
 	if (__builtin_expect(!o->bs_is_seq_rand, 1))
 		return bs;
-	return o->min_bs[random ? FIO_DDIR_WRITE : FIO_DDIR_READ];
+	return o->min_bs[size_ddir(o, d, random)];
 }
 
 static void invalidate(const struct fio_thread *td, struct sfile *f);
@@ -588,7 +592,7 @@ static __attribute__((noinline, cold)) bool
 pick_random_anew(struct fio_thread *td, struct fio_file *f, enum fio_ddir d,
 		 uint64_t bs, bool mark, uint64_t *rel)
 {
-	if (!fservice_nonuniform(td->o))
+	if (!fio_fservice_nonuniform(td->o->file_service))
 		return false;
 	file_new_pass(td, f);
 	invalidate(td, f->f);
@@ -628,13 +632,14 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
-		if (seq_next(td, f, d, fit_bs(o, bs, false), &rel) != SEQ_OK)
+		if (seq_next(td, f, d, fit_bs(o, d, bs, false), &rel) != SEQ_OK)
 			goto failed;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
-		if (!pick_random(td, f, d, fit_bs(o, bs, true), !u->busy_ok, &rel) &&
-		    !pick_random_anew(td, f, d, fit_bs(o, bs, true), !u->busy_ok, &rel))
+		uint64_t rbs = fit_bs(o, d, bs, true);
+		if (!pick_random(td, f, d, rbs, !u->busy_ok, &rel) &&
+		    !pick_random_anew(td, f, d, rbs, !u->busy_ok, &rel))
 			goto failed;
 		td->picked_random = true;
 	} else {
@@ -643,11 +648,12 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 		u->busy_ok = true;
 		if (f->pos[d] >= f->io_size && o->time_based)
 			f->pos[d] = 0;
-		enum seq_pick seq = seq_next(td, f, d, fit_bs(o, bs, false), &rel);
+		uint64_t sbs = fit_bs(o, d, bs, false);
+		enum seq_pick seq = seq_next(td, f, d, sbs, &rel);
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
-		     !pick_random(td, f, d, fit_bs(o, bs, false), false, &rel) &&
-		     !pick_random_anew(td, f, d, fit_bs(o, bs, false), false, &rel)))
+		     !pick_random(td, f, d, sbs, false, &rel) &&
+		     !pick_random_anew(td, f, d, sbs, false, &rel)))
 			goto failed;
 	}
 	f->last_start[d] = rel;
@@ -796,7 +802,7 @@ static void next_file(struct fio_thread *td)
 {
 	if (td->o->file_service == FIO_FSERVICE_RANDOM)
 		td->next_file = (unsigned)fio_taus_block(&td->file_rand, td->nfiles);
-	else if (fservice_nonuniform(td->o))
+	else if (fio_fservice_nonuniform(td->o->file_service))
 		td->next_file = (unsigned)(fio_rand_next(&td->file_dist) >>
 					   FSERVICE_SHIFT);
 	else
@@ -856,7 +862,7 @@ static bool file_done(struct fio_thread *td, struct fio_file *f)
 	 * starts again (fio_file_reset), and the job ends by its bytes. A
 	 * fresh pass that fits no I/O, on which fio would spin for ever, is
 	 * done, so the run ends. */
-	if (fservice_nonuniform(td->o) && f->pass_used) {
+	if (fio_fservice_nonuniform(td->o->file_service) && f->pass_used) {
 		file_new_pass(td, f);
 		return true;
 	}
@@ -1161,11 +1167,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				if (!pick_offset(td, u, f, d, bs, &off))
 					return false;
 			}
-			/* bs_is_seq_rand: the read values size what came
-			 * in sequence, the write values what came at random */
-			enum fio_ddir bd = !td->o->bs_is_seq_rand ? d :
-					   td->picked_random ? FIO_DDIR_WRITE :
-							       FIO_DDIR_READ;
+			enum fio_ddir bd = size_ddir(td->o, d, td->picked_random);
 			bool sized = td->o->max_bs[bd] > td->o->min_bs[bd];
 			uint64_t rel = off - f->region_start, pick_bs = bs;
 
