@@ -15,7 +15,9 @@
 # second round on, where an I/O that would end past the end of the file
 # ends the file's pass, checked before the random map shortens it, while
 # io_u_fits measures from N% of the laid-out size in every round. A
-# random file service draws each round's first file. A zipf, pareto or
+# random file service draws each round's first file; roundrobin and
+# sequential start each round on the file after the last one served,
+# also when a round of queued I/Os ends inside that file's turn or pass. A zipf, pareto or
 # normal pick in the last range of a file whose size is not a whole
 # number of ranges does not fit, and ends the file's pass; the ranges
 # cover io_size from a strided zone's start, not the zone, so such a job
@@ -159,7 +161,9 @@ ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=192k bs=8k,4k
 ioengine=psync rw=randrw zonemode=strided zonesize=12k bs=4k,8k size=1m
 ioengine=psync rw=randwrite random_generator=lfsr zonemode=strided zonesize=100k zoneskip=28k bs=4k,12k size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=2m bs=8k,4k size=1m
-ioengine=psync rw=randrw zonemode=strided zonesize=4k bs=4k,8k size=1m'
+ioengine=psync rw=randrw zonemode=strided zonesize=4k bs=4k,8k size=1m
+ioengine=io_uring iodepth=4 rw=read:8k file_service_type=sequential loops=3 filesize=512k nrfiles=3
+ioengine=libaio iodepth=4 rw=read file_service_type=roundrobin:7 loops=3 filesize=64k nrfiles=3 size=100k'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan "$ncases"
 out=$(mktemp -d)

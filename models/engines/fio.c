@@ -808,6 +808,7 @@ static void next_file(struct fio_thread *td)
 	else
 		td->next_file = (td->next_file + 1) % td->nfiles;
 	td->file_served = 0;
+	td->file_picked = false;
 }
 
 /* After an I/O or a sync on the current file: file_service_nr of them,
@@ -843,6 +844,7 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
 			f->in_use = true;
 			td->files_in_use++;
 		}
+		td->file_picked = true;
 		return f;
 	}
 }
@@ -969,8 +971,12 @@ static void start_round(struct fio_thread *td)
 		seed_generators(td, false);
 	td->round_bytes = 0;
 	/* __get_next_file finds the last file served closed: a random file
-	 * service draws the round's first file, as at the start */
-	if (fservice_draws(o) && td->nfiles > 1)
+	 * service draws the round's first file, as at the start, and the
+	 * others go on from the file after it (get_next_file_rr's
+	 * next_file), also when its turn or, for sequential, its pass was
+	 * not over (fio 3.33, io_uring, rw=read:8k over 3 files of 512 KiB,
+	 * loops=3: each round on the next file) */
+	if (td->nfiles > 1 && (fservice_draws(o) || td->file_picked))
 		next_file(td);
 	/* and each file starts again from its start offset, in its first
 	 * strided zone */

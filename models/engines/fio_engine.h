@@ -164,6 +164,7 @@ struct fio_thread {
 	sim_time phase_start;	/* of the current write or verify phase */
 	sim_time phase_ns[2];	/* write phases, verify phases */
 	unsigned file_served;	/* I/Os to next_file in a row so far */
+	bool file_picked;	/* next_file has been served since chosen */
 	uint64_t zone_range;	/* zonemode=strided: bytes of a zone; 0 off */
 	uint64_t zone_bytes;	/* done in this zone */
 	struct fio_io_u *io_us;
