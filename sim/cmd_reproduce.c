@@ -7,11 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "experiment.h"
 #include "output.h"
+#include "progress.h"
 #include "util.h"
 #include "workload.h"
 
@@ -247,8 +247,8 @@ static void judge(struct result *res, struct cell *c, json_object *row)
 	}
 }
 
-static bool reproduce(struct result *res, unsigned runtime, bool progress,
-		      GError **err)
+static bool reproduce(struct result *res, unsigned runtime,
+		      struct progress_line *progress, GError **err)
 {
 	struct experiment *e = res->e;
 
@@ -271,11 +271,12 @@ static bool reproduce(struct result *res, unsigned runtime, bool progress,
 			c->present = json_object_object_get_ex(row, ev->name, NULL);
 			if (!c->present && !want)
 				continue;
-			if (progress) {
+			if (progress->on) {
 				g_autofree char *lab = experiment_row_label(e, row);
-				fprintf(stderr, "\rreproduce %s: %s=%s %s (%u/%u)   ", e->id,
-					e->variable, lab, ev->name, r * res->nvar + vi + 1,
-					res->nrows * res->nvar);
+				progress_line_print(progress, "reproduce %s: %s=%s %s (%u/%u)",
+						    e->id, e->variable, lab, ev->name,
+						    r * res->nvar + vi + 1,
+						    res->nrows * res->nvar);
 			}
 			struct run_metrics *m = run_cell(res, r, vi, runtime, err);
 			if (!m)
@@ -292,8 +293,7 @@ static bool reproduce(struct result *res, unsigned runtime, bool progress,
 			judge(res, c, row);
 		}
 	}
-	if (progress)
-		fprintf(stderr, "\r%*s\r", 60, "");
+	progress_line_end(progress);
 	if (!check_shapes(res, err))
 		return false;
 	res->pass = res->cells_ok == res->cells_judged &&
@@ -691,6 +691,7 @@ int cmd_reproduce(int argc, char **argv)
 {
 	g_autofree char *format = NULL;
 	g_autofree char *output = NULL;
+	g_autofree char *eta = NULL;
 	gint runtime = 0;
 	gboolean list = FALSE;
 	g_autoptr(GError) err = NULL;
@@ -702,6 +703,7 @@ int cmd_reproduce(int argc, char **argv)
 		{"runtime", 0, 0, G_OPTION_ARG_INT, &runtime,
 		 "Simulated seconds per run, instead of the experiment's", "S"},
 		{"list", 0, 0, G_OPTION_ARG_NONE, &list, "List the experiments", NULL},
+		{"eta", 0, 0, G_OPTION_ARG_STRING, &eta, PROGRESS_ETA_HELP, "WHEN"},
 		{NULL},
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[ID...|all]");
@@ -730,6 +732,11 @@ int cmd_reproduce(int argc, char **argv)
 			"must be positive\n");
 		return 1;
 	}
+	enum progress_when when = PROGRESS_AUTO;
+	if (eta && !progress_when_parse(eta, &when, &err)) {
+		fprintf(stderr, "storsim reproduce: %s\n", err->message);
+		return 1;
+	}
 	g_autoptr(GPtrArray) ids = experiment_list();
 	if (list) {
 		for (unsigned i = 0; i < ids->len; i++) {
@@ -751,7 +758,8 @@ int cmd_reproduce(int argc, char **argv)
 	g_autoptr(GString) text = g_string_new(NULL);
 	json_object *doc = json_object_new_object(), *arr = json_object_new_array();
 	bool all_pass = true, failed = false;
-	bool progress = isatty(STDERR_FILENO);
+	struct progress_line progress;
+	progress_line_init(&progress, when, 0);
 	for (unsigned i = 0; i < want->len && !failed; i++) {
 		struct result res = {0};
 		res.e = experiment_load(want->pdata[i], &err);
@@ -760,7 +768,7 @@ int cmd_reproduce(int argc, char **argv)
 				"I/O; --runtime does not apply to it\n", res.e->id);
 		if (!res.e || !reproduce(&res, runtime && res.e->runtime ?
 					 (unsigned)runtime : res.e->runtime,
-					 progress, &err)) {
+					 &progress, &err)) {
 			fprintf(stderr, "storsim reproduce: %s\n", err->message);
 			failed = true;
 		} else {

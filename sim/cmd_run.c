@@ -4,12 +4,12 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "engines/fio.h"
 #include "jobfile.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "system.h"
 #include "util.h"
@@ -23,6 +23,8 @@ struct run_opts {
 	gboolean cmdhelp;
 	char **sections;
 	gboolean no_profile;
+	char *eta;
+	char *eta_interval;
 };
 
 static gboolean opt_cmdhelp(const char *name, const char *value, gpointer data,
@@ -34,34 +36,34 @@ static gboolean opt_cmdhelp(const char *name, const char *value, gpointer data,
 	exit(ok ? 0 : 1);
 }
 
-/* The progress line of a long run, on a terminal: simulated time (and of
- * how much, when known), I/Os done, wall time, twice a second. */
+/* The progress line of a long run: simulated time (and of how much, when
+ * known), I/Os done, wall time. */
 struct progress {
 	struct fio_run *run;
 	struct sim *sim;
 	sim_time horizon;
-	gint64 start_us, last_us;
-	bool shown;
+	gint64 start_us;
+	struct progress_line line;
 };
 
 static void show_progress(void *arg)
 {
 	struct progress *p = arg;
-	gint64 now = g_get_monotonic_time();
 	uint64_t ios;
 	double iops, bw;
 
-	if (now - p->last_us < G_USEC_PER_SEC / 2)
+	if (!progress_line_due(&p->line))
 		return;
-	p->last_us = now;
-	p->shown = true;
 	fio_run_totals(p->run, &ios, &iops, &bw);
-	fprintf(stderr, "\rstorsim run: %.3f s simulated", (double)sim_now(p->sim) / SIM_SEC);
-	if (p->horizon)
-		fprintf(stderr, " of %.3f s (%.0f%%)", (double)p->horizon / SIM_SEC,
-			100.0 * (double)sim_now(p->sim) / (double)p->horizon);
-	fprintf(stderr, ", %" G_GUINT64_FORMAT " I/Os, %.1f s wall   ", ios,
-		(double)(now - p->start_us) / G_USEC_PER_SEC);
+	g_autofree char *of = p->horizon ?
+		g_strdup_printf(" of %.3f s (%.0f%%)", (double)p->horizon / SIM_SEC,
+				100.0 * (double)sim_now(p->sim) / (double)p->horizon) :
+		g_strdup("");
+	progress_line_print(&p->line, "storsim run: %.3f s simulated%s, %"
+			    G_GUINT64_FORMAT " I/Os, %.1f s wall",
+			    (double)sim_now(p->sim) / SIM_SEC, of, ios,
+			    (double)(g_get_monotonic_time() - p->start_us) /
+			    G_USEC_PER_SEC);
 }
 
 static bool section_wanted(char **sections, const char *name)
@@ -110,6 +112,7 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GString) failed = g_string_new(NULL);
 	unsigned formats;
+	enum progress_when when = PROGRESS_AUTO;
 	struct system *sys = NULL;
 	struct job_list *jl = NULL;
 	struct fio_run *run = NULL;
@@ -123,6 +126,11 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 	if (!output_parse_formats(ro->minimal ? "terse" :
 				  ro->format ? ro->format : "normal",
 				  "command line", 0, &formats, &err))
+		goto out;
+	gint64 period_us = 0;
+	if ((ro->eta && !progress_when_parse(ro->eta, &when, &err)) ||
+	    (ro->eta_interval &&
+	     !progress_interval_parse(ro->eta_interval, &period_us, &err)))
 		goto out;
 	if (ro->terse_version && (ro->terse_version < 2 || ro->terse_version > 5)) {
 		storsim_input_error(&err, "command line", 0, "terse-version",
@@ -167,15 +175,14 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		.run = run, .sim = &sys->sim, .horizon = fio_run_horizon(run),
 		.start_us = g_get_monotonic_time(),
 	};
-	prog.last_us = prog.start_us;
-	if (isatty(STDERR_FILENO)) {
+	progress_line_init(&prog.line, when, period_us);
+	if (prog.line.on) {
 		sys->sim.on_progress = show_progress;
 		sys->sim.progress_arg = &prog;
 	}
 	bool done = fio_run_exec(run, &err);
 	sys->sim.on_progress = NULL;
-	if (prog.shown)
-		fprintf(stderr, "\r%*s\r", 78, "");
+	progress_line_end(&prog.line);
 	if (!done)
 		goto out;
 
@@ -229,6 +236,9 @@ int cmd_run(int argc, char **argv)
 		 opt_cmdhelp, "Help on fio's options, or on one", "OPTION"},
 		{"no-cpu-profile", 0, 0, G_OPTION_ARG_NONE, &ro.no_profile,
 		 "Leave out storsim's own figures: the simulated CPU profile, each job's latency by layer", NULL},
+		{"eta", 0, 0, G_OPTION_ARG_STRING, &ro.eta, PROGRESS_ETA_HELP, "WHEN"},
+		{"eta-interval", 0, 0, G_OPTION_ARG_STRING, &ro.eta_interval,
+		 PROGRESS_INTERVAL_HELP, "TIME"},
 		{NULL},
 	};
 
@@ -262,6 +272,8 @@ int cmd_run(int argc, char **argv)
 	}
 	int ret = run_jobs(&ro, &cfg, files, fio_opts);
 	g_free(ro.format);
+	g_free(ro.eta);
+	g_free(ro.eta_interval);
 	g_free(ro.output);
 	g_strfreev(ro.sections);
 	system_config_clear(&cfg);

@@ -9,10 +9,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "output.h"
+#include "progress.h"
 #include "util.h"
 #include "workload.h"
 
@@ -261,7 +261,7 @@ int cmd_sweep(int argc, char **argv)
 {
 	g_auto(GStrv) specs = NULL;
 	g_auto(GStrv) fixed_env = NULL;
-	g_autofree char *format = NULL, *output = NULL;
+	g_autofree char *format = NULL, *output = NULL, *eta = NULL;
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GOptionContext) ctx = g_option_context_new("JOBFILE");
 	g_autofree unsigned *pick = NULL;
@@ -278,6 +278,7 @@ int cmd_sweep(int argc, char **argv)
 		 "normal (default) or json", "FORMAT"},
 		{"output", 0, 0, G_OPTION_ARG_FILENAME, &output,
 		 "Write the report to FILE, whole or not at all", "FILE"},
+		{"eta", 0, 0, G_OPTION_ARG_STRING, &eta, PROGRESS_ETA_HELP, "WHEN"},
 		{NULL},
 	};
 
@@ -302,6 +303,9 @@ int cmd_sweep(int argc, char **argv)
 				    "'%s' is not normal or json", format);
 		goto out;
 	}
+	enum progress_when when = PROGRESS_AUTO;
+	if (eta && !progress_when_parse(eta, &when, &err))
+		goto out;
 	if (argc != 2) {
 		storsim_input_error(&err, "command line", 0, "JOBFILE",
 				    "give exactly one job file");
@@ -324,14 +328,15 @@ int cmd_sweep(int argc, char **argv)
 		g_ptr_array_add(vars, v);
 		total *= v->nvalues;
 	}
-	bool progress = isatty(STDERR_FILENO);
+	struct progress_line progress;
+	progress_line_init(&progress, when, 0);
 	pick = g_new0(unsigned, vars->len + 1);
 	for (unsigned n = 0; n < total; n++) {
 		struct sweep_row *row = g_new0(struct sweep_row, 1);
 		row->pick = g_memdup2(pick, sizeof(unsigned) * (vars->len + 1));
 		g_ptr_array_add(rows, row);
-		if (progress)
-			fprintf(stderr, "\rstorsim sweep: run %u of %u   ", n + 1, total);
+		progress_line_print(&progress, "storsim sweep: run %u of %u", n + 1,
+				    total);
 		if (!run_one(&cfg, argv[1], fixed_env, vars, row, &err))
 			goto out;
 		/* The last variable changes fastest. */
@@ -342,8 +347,7 @@ int cmd_sweep(int argc, char **argv)
 			pick[i] = 0;
 		}
 	}
-	if (progress)
-		fprintf(stderr, "\r%*s\r", 40, "");
+	progress_line_end(&progress);
 	text = g_string_new(NULL);
 	if (json) {
 		json_object *o = to_json(argv[1], vars, rows);

@@ -4,6 +4,7 @@ libstorsim_a_SOURCES += \
 	sim/sim.c sim/sim.h \
 	sim/rng.c sim/rng.h \
 	sim/util.c sim/util.h \
+	sim/progress.c sim/progress.h \
 	sim/pool.c sim/pool.h \
 	sim/params.c sim/params.h \
 	sim/stage.c sim/stage.h \

@@ -2,9 +2,10 @@
 # Description: storsim sweep runs a job file over every combination of its
 # variables, the last one changing fastest, shows the mechanism a kernel
 # switch changes (the kworker's switches; where the latency goes, by
-# layer), prints the same bytes twice, and refuses bad variables.
+# layer), prints the same bytes twice, refuses bad variables, and with
+# --eta=always writes a progress line per run even off a terminal.
 . "$top_srcdir/tests/tap.sh"
-plan 6
+plan 7
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 job="$top_srcdir/tests/jobs/sweep/dio.fio"
@@ -42,8 +43,10 @@ assert abs(s["device"] - p["device"]) < 0.01 * p["device"], (s, p)
 ' "$out/a.json"
 sweep >"$out/t1" 2>/dev/null
 check "the text has the table of layers" grep -q "^Latency per I/O (us) by layer" "$out/t1"
-sweep >"$out/t2" 2>/dev/null
+sweep --eta=always >"$out/t2" 2>"$out/eta"
 check "the same sweep prints the same bytes" cmp -s "$out/t1" "$out/t2"
+check "--eta=always: a progress line per run, off a terminal too" \
+	test "$(grep -c '^storsim sweep: run [1-4] of 4$' "$out/eta")" -eq 4
 "$STORSIM" sweep --vary 'not a key=1' "$job" 2>"$out/err"
 rc=$?
 grep -q "option '--vary'" "$out/err"
