@@ -178,12 +178,6 @@ jobfile() {
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# ios LOG: file (its name only), direction, offset and length of each
-# I/O and sync
-ios() {
-	awk '$3 ~ /^(read|write|sync|datasync)$/ { sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
-}
-
 # fio runs in $out, so both tools name the files files/j.0.N, the names
 # that seed zipf and pareto (storsim mounts its file system at /files)
 cd "$out" || exit 1
@@ -198,8 +192,8 @@ printf '%s\n' "$cases" | while read -r opts; do
 	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 \
 		"$out/sim.fio" >/dev/null 2>"$out/err" ||
 		diag "storsim failed: $opts: $(cat "$out/err")"
-	ios "$out/fio.log" >"$out/fio.ios"
-	ios "$out/sim.log" >"$out/sim.ios"
+	iolog_ios "$out/fio.log" >"$out/fio.ios"
+	iolog_ios "$out/sim.log" >"$out/sim.ios"
 	syncs=$(grep -c sync "$out/fio.ios")
 	case "$opts" in
 	*sync=*) logged="grep -q sync '$out/fio.ios'" ;;

@@ -73,6 +73,13 @@ iolog_ops() {
 		printf "%s", $3 == "datasync" ? "s" : substr($3, 1, 1) }
 	     END { print "" }' "$1"
 }
+# iolog_ios LOG: each read, write and sync of a write_iolog as "FILE
+# DIRECTION OFFSET LENGTH", FILE without its directory, so that logs of
+# runs in different places compare.
+iolog_ios() {
+	awk '$3 ~ /^(read|write|sync|datasync)$/ {
+		sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
+}
 # loop_set KEY VALUE: the loop device's queue/KEY (read_ahead_kb,
 # write_cache, ...).
 loop_set() {

@@ -419,11 +419,28 @@ static bool random_pick_fits(const struct fio_file *f, uint64_t rel,
 	       io_fits(f, rel, bs);
 }
 
+/* How a random pick came out: a block that fits; none left to draw
+ * (get_next_rand_offset failed: the pass is over, unless a time_based job
+ * or a non-uniform file service starts it again); or a block that fails
+ * get_next_offset's or get_next_buflen's checks, which ends the pass. */
+enum rand_pick {
+	RAND_OK,
+	RAND_NONE,
+	RAND_NO_FIT,
+};
+
+static inline enum rand_pick pick_fits(const struct fio_file *f, uint64_t rel,
+				       uint64_t bs)
+{
+	return random_pick_fits(f, rel, bs) ? RAND_OK : RAND_NO_FIT;
+}
+
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
- * region, or false at the end of a pass. With mark false a block from the
- * random map stays free (fio's IO_U_F_BUSY_OK: mark_random_map skips it). */
-static bool pick_random(struct fio_thread *td, struct fio_file *f,
-			enum fio_ddir d, uint64_t bs, bool mark, uint64_t *rel)
+ * region. With mark false a block from the random map stays free (fio's
+ * IO_U_F_BUSY_OK: mark_random_map skips it). */
+static enum rand_pick pick_random(struct fio_thread *td, struct fio_file *f,
+				  enum fio_ddir d, uint64_t bs, bool mark,
+				  uint64_t *rel)
 {
 	const struct job_options *o = td->o;
 	/* Block b is at b times the direction's blockalign, also where the
@@ -441,17 +458,17 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		 * its end: it does not fit (get_next_buflen) and fio's fill
 		 * ends the pass */
 		*rel = fio_rand_next(&f->rand) * align;
-		return io_fits(f, *rel, bs);
+		return io_fits(f, *rel, bs) ? RAND_OK : RAND_NO_FIT;
 	}
 	/* fio's get_next_rand_offset ends the pass where not one block
 	 * fits the span */
 	lastb = last_block(f, o, d);
 	if (!lastb)
-		return false;
+		return RAND_NONE;
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		uint64_t b;
 		if (!pick_zoned(td, d, lastb, &b))
-			return false;
+			return RAND_NONE;
 		*rel = b * align;
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
 		/* lfsr visits every block once per pass without a map, as
@@ -463,7 +480,7 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		uint64_t b = mark ? fio_randmap_take(&f->map, drawn) :
 			     fio_randmap_next_free(&f->map, drawn);
 		if (b == FIO_RANDMAP_NONE)
-			return false;
+			return RAND_NONE;
 		*rel = b * align;
 		td->picked_from_map = mark;
 	} else {
@@ -471,11 +488,11 @@ static bool pick_random(struct fio_thread *td, struct fio_file *f,
 		 * over blocks of the smallest size, as the map's */
 		uint64_t b;
 		if (!fio_lfsr_next(&f->lfsr, &b))
-			return false;
+			return RAND_NONE;
 		*rel = b * align;
 	}
 	/* a pick that fails these ends the file's pass (do_io) */
-	return random_pick_fits(f, *rel, bs);
+	return pick_fits(f, *rel, bs);
 }
 
 /*
@@ -584,19 +601,53 @@ static inline uint64_t fit_bs(const struct job_options *o, enum fio_ddir d,
 
 static void invalidate(const struct fio_thread *td, struct sfile *f);
 
-/* get_next_rand_block, once a random pick has failed: under a non-uniform
- * file service the file starts its pass again (fio_file_reset,
- * loop_cache_invalidate) and picks once more. Out of the way of the
- * picks that succeed. */
-static __attribute__((noinline, cold)) bool
+/* loop_cache_invalidate, as a time_based job or a non-uniform file
+ * service starts a file's pass again: under invalidate=1, buffered I/O
+ * only. */
+static void loop_invalidate(const struct fio_thread *td, struct fio_file *f)
+{
+	if (!td->o->direct)
+		invalidate(td, f->f);
+}
+
+/* get_next_rand_block, once get_next_rand_offset has found no block: in a
+ * time_based job and under a non-uniform file service the file starts its
+ * pass again (fio_file_reset) and picks once more, within the same
+ * get_next_offset (no new rw=...:N count, no new percentage_random draw).
+ * Out of the way of the picks that succeed. */
+static __attribute__((noinline, cold)) enum rand_pick
 pick_random_anew(struct fio_thread *td, struct fio_file *f, enum fio_ddir d,
 		 uint64_t bs, bool mark, uint64_t *rel)
 {
-	if (!fio_fservice_nonuniform(td->o->file_service))
-		return false;
+	if (!td->o->time_based && !fio_fservice_nonuniform(td->o->file_service))
+		return RAND_NONE;
 	file_new_pass(td, f);
-	invalidate(td, f->f);
+	loop_invalidate(td, f);
 	return pick_random(td, f, d, bs, mark, rel);
+}
+
+/* get_next_rand_block */
+static inline enum rand_pick rand_block(struct fio_thread *td,
+					struct fio_file *f, enum fio_ddir d,
+					uint64_t bs, bool mark, uint64_t *rel)
+{
+	enum rand_pick r = pick_random(td, f, d, bs, mark, rel);
+
+	if (__builtin_expect(r == RAND_NONE, 0))
+		r = pick_random_anew(td, f, d, bs, mark, rel);
+	return r;
+}
+
+/* get_next_seq_offset's start: a time_based job with one file goes back
+ * to the region's start once its last I/O has reached io_size. */
+static inline void seq_wrap(struct fio_thread *td, struct fio_file *f,
+			    enum fio_ddir d)
+{
+	if (__builtin_expect(td->o->time_based, 0) && td->nfiles == 1 &&
+	    f->pos[d] >= f->io_size) {
+		f->pos[d] = 0;
+		loop_invalidate(td, f);
+	}
 }
 
 /*
@@ -606,7 +657,8 @@ pick_random_anew(struct fio_thread *td, struct fio_file *f, enum fio_ddir d,
  * on from the last I/O (rw_sequencer=sequential) or repeat it (identical);
  * a new offset is random with probability percentage_random, else it goes
  * on from the last I/O too, and where that runs off the region it is
- * random after all (time_based jobs start the region again).
+ * random after all (a time_based job with one file starts the region
+ * again instead).
  *
  * get_next_block marks every pick but a new random one IO_U_F_BUSY_OK,
  * and only io_completed clears the mark: it stays on an io_u through a
@@ -632,28 +684,26 @@ static bool pick_offset(struct fio_thread *td, struct fio_io_u *u,
 	if (!new_offset && o->rw_sequencer == FIO_RWSEQ_IDENTICAL) {
 		rel = f->last_start[d];
 	} else if (!random) {
+		seq_wrap(td, f, d);
 		if (seq_next(td, f, d, fit_bs(o, d, bs, false), &rel) != SEQ_OK)
 			goto failed;
 	} else if (new_offset && (o->percentage_random[d] >= 100 ||
 				  percent_draw(&td->seq_rand[d]) <=
 				  o->percentage_random[d])) {
 		uint64_t rbs = fit_bs(o, d, bs, true);
-		if (!pick_random(td, f, d, rbs, !u->busy_ok, &rel) &&
-		    !pick_random_anew(td, f, d, rbs, !u->busy_ok, &rel))
+		if (rand_block(td, f, d, rbs, !u->busy_ok, &rel) != RAND_OK)
 			goto failed;
 		td->picked_random = true;
 	} else {
 		/* the random block a sequential pick falls back to at the
 		 * end of the file stays free in the map too */
 		u->busy_ok = true;
-		if (f->pos[d] >= f->io_size && o->time_based)
-			f->pos[d] = 0;
+		seq_wrap(td, f, d);
 		uint64_t sbs = fit_bs(o, d, bs, false);
 		enum seq_pick seq = seq_next(td, f, d, sbs, &rel);
 		if (seq == SEQ_NO_FIT ||
 		    (seq == SEQ_PAST_END &&
-		     !pick_random(td, f, d, sbs, false, &rel) &&
-		     !pick_random_anew(td, f, d, sbs, false, &rel)))
+		     rand_block(td, f, d, sbs, false, &rel) != RAND_OK))
 			goto failed;
 	}
 	f->last_start[d] = rel;
@@ -1159,19 +1209,9 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 			if (td->zone_range)
 				zone_step(td, f, d);
 			if (!pick_offset(td, u, f, d, bs, &off)) {
-				/* get_next_rand_block, get_next_seq_offset: a
-				 * time_based job starts a random file, or its
-				 * only file, over at once. */
-				if (!td->o->time_based || (td->nfiles > 1 &&
-				    !fio_rw_random(td->o->rw))) {
-					if (!file_done(td, f))
-						return false;
-					continue;
-				}
-				file_new_pass(td, f);
-				invalidate(td, f->f);
-				if (!pick_offset(td, u, f, d, bs, &off))
+				if (!file_done(td, f))
 					return false;
+				continue;
 			}
 			enum fio_ddir bd = size_ddir(td->o, d, td->picked_random);
 			bool sized = td->o->max_bs[bd] > td->o->min_bs[bd];

@@ -58,7 +58,8 @@ OPTIONAL = [
     ("bsrange", ["4k-16k", "4k-16k,8k-8k"]),
     ("bssplit", ["4k/50:16k/50", "4k/50:16k/50,8k/100"]),
     ("size", ["256k", "1m", "3m"]),
-    ("filesize", ["512k", "256k-2m"]),
+    # 101k: a last block that is not whole
+    ("filesize", ["512k", "256k-2m", "101k"]),
     ("nrfiles", ["2", "3"]),
     ("file_service_type", ["random", "sequential", "roundrobin:2", "random:3",
                            "zipf:1.2", "pareto:0.5", "normal:20"]),
@@ -71,6 +72,8 @@ OPTIONAL = [
     ("rwmixread", ["30"]), ("rwmixwrite", ["20"]),
     ("percentage_random", ["50"]),
     ("random_distribution", ["zipf:1.2", "pareto:0.5", "normal:10",
+                             "zipf:1.2:0.4", "pareto:0.5:0.7",
+                             "normal:10:0.3",
                              "random", "zoned:50/10:30/30:20/60",
                              "zoned_abs:60/128k:40/512k"]),
     ("bs_is_seq_rand", ["1"]),

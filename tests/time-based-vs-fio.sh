@@ -1,0 +1,60 @@
+#!/bin/sh
+# Description: a time_based job on real files issues fio's I/Os, as far as
+# fio got in its runtime. fio 3.33 starts a file's pass again inside the
+# pick that finds it over: a random pick whose map (or LFSR) has no block
+# left resets the file and draws once more, within the same rw=...:N count
+# and percentage_random draw (get_next_rand_block), and a sequential one
+# goes back to the start once it has reached io_size, with one file only
+# (get_next_seq_offset). Any other pick that fails (past io_size with a
+# blockalign above the map's block, an I/O that does not fit the file's
+# end) marks the file done like any job's, and with every file done the
+# round ends and the next starts over, the random numbers seeded again
+# under randrepeat. storsim runs for the same simulated time, which holds
+# more I/Os than fio's: the first as many as fio issued must be equal, and
+# fio must have issued enough to pass the first restarts.
+. "$top_srcdir/tests/tap.sh"
+
+fio=$(fio333)
+[ -n "$fio" ] || skip_all "needs fio 3.33 (scripts/bootstrap.sh installs it)"
+
+cases='rw=randread:2 size=64k
+rw=randread percentage_random=50 size=64k
+rw=randrw percentage_random=30 bs=4k,8k size=64k
+rw=randwrite bs=4k,8k size=64k
+rw=randrw percentage_random=50 nrfiles=2 filesize=64k
+rw=rw filesize=101k bs=8k
+rw=read offset=16k size=64k
+rw=read nrfiles=3 filesize=32k
+rw=randwrite random_generator=lfsr size=64k'
+plan "$(printf '%s\n' "$cases" | wc -l)"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+jobfile() {
+	log=$1
+	shift
+	printf '[j]\nioengine=psync\nbs=4k\ndirectory=files\ntime_based\nruntime=200ms\n'
+	printf '%s\n' "$@"
+	printf 'write_iolog=%s\n' "$log"
+}
+
+# fio runs in $out, so both tools name the files files/j.0.N
+cd "$out" || exit 1
+printf '%s\n' "$cases" | while read -r opts; do
+	rm -rf files fio.log sim.log
+	mkdir files
+	# shellcheck disable=SC2086
+	jobfile "$out/fio.log" $opts >fio.fio
+	# shellcheck disable=SC2086
+	jobfile "$out/sim.log" $opts >sim.fio
+	"$fio" fio.fio >/dev/null 2>&1 || diag "fio failed: $opts"
+	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 sim.fio \
+		>/dev/null 2>err || diag "storsim failed: $opts: $(cat err)"
+	iolog_ios fio.log >fio.ios
+	n=$(wc -l <fio.ios)
+	iolog_ios sim.log | head -n "$n" >sim.ios
+	# 200 I/Os pass the first restarts of every case (16 blocks each)
+	check "$opts: storsim's first $n I/Os are fio's" \
+		sh -c "test $n -ge 200 && cmp -s fio.ios sim.ios"
+done
+finish
