@@ -129,10 +129,12 @@ EXTRA_DIST += tests/fuzz/random-runs.py
 
 # make fuzz-vs-fio: random jobs run in fio 3.33 and in storsim on real
 # files, every I/O of their write_iologs and their counts compared
-# (tests/fuzz/vs-fio.py); FUZZ_REPLAY=1 replays random traces instead.
+# (tests/fuzz/vs-fio.py); FUZZ_REPLAY=1 replays random traces instead,
+# FUZZ_TIME_BASED=1 makes the jobs time_based.
 fuzz-vs-fio: storsim$(EXEEXT)
 	python3 $(top_srcdir)/tests/fuzz/vs-fio.py --storsim=./storsim$(EXEEXT) \
-		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED) $(if $(FUZZ_REPLAY),--replay)
+		--runs=$(FUZZ_RUNS) --seed=$(FUZZ_SEED) $(if $(FUZZ_REPLAY),--replay) \
+		$(if $(FUZZ_TIME_BASED),--time-based)
 .PHONY: fuzz-vs-fio
 EXTRA_DIST += tests/fuzz/vs-fio.py
 

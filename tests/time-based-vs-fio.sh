@@ -5,11 +5,14 @@
 # left resets the file and draws once more, within the same rw=...:N count
 # and percentage_random draw (get_next_rand_block), and a sequential one
 # goes back to the start once it has reached io_size, with one file only
-# (get_next_seq_offset). Any other pick that fails (past io_size with a
-# blockalign above the map's block, an I/O that does not fit the file's
-# end) marks the file done like any job's, and with every file done the
-# round ends and the next starts over, the random numbers seeded again
-# under randrepeat. storsim runs for the same simulated time, which holds
+# (get_next_seq_offset): io_size past get_start_offset asked anew, so to
+# a strided zone's start and, under file_append, never. Any other pick
+# that fails (past io_size with a blockalign above the map's block, an I/O
+# that does not fit the file's end) marks the file done like any job's,
+# and with every file done the round ends, with end_fsync as any round
+# does, and the next starts over, the random numbers seeded again under
+# randrepeat. With verify, the round of an engine that queues also ends
+# once its bytes are issued, and its verify phase follows. storsim runs for the same simulated time, which holds
 # more I/Os than fio's: the first as many as fio issued must be equal, and
 # fio must have issued enough to pass the first restarts.
 . "$top_srcdir/tests/tap.sh"
@@ -25,7 +28,11 @@ rw=randrw percentage_random=50 nrfiles=2 filesize=64k
 rw=rw filesize=101k bs=8k
 rw=read offset=16k size=64k
 rw=read nrfiles=3 filesize=32k
-rw=randwrite random_generator=lfsr size=64k'
+rw=randwrite random_generator=lfsr size=64k
+rw=write nrfiles=3 filesize=64k end_fsync=1
+rw=write zonemode=strided zonesize=128k zoneskip=64k size=1m
+rw=randwrite:2 norandommap file_append=1 size=64k
+ioengine=libaio iodepth=4 rw=randwrite nrfiles=2 filesize=64k verify=crc32c'
 plan "$(printf '%s\n' "$cases" | wc -l)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -50,7 +57,10 @@ printf '%s\n' "$cases" | while read -r opts; do
 	"$fio" fio.fio >/dev/null 2>&1 || diag "fio failed: $opts"
 	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 sim.fio \
 		>/dev/null 2>err || diag "storsim failed: $opts: $(cat err)"
-	iolog_ios fio.log >fio.ios
+	# the syncs of end_fsync after the runtime are where fio's log ends
+	iolog_ios fio.log | awk '{ l[NR] = $0; d[NR] = $2 }
+		END { n = NR; while (n && d[n] ~ /sync$/) n--
+		      for (i = 1; i <= n; i++) print l[i] }' >fio.ios
 	n=$(wc -l <fio.ios)
 	iolog_ios sim.log | head -n "$n" >sim.ios
 	# 200 I/Os pass the first restarts of every case (16 blocks each)

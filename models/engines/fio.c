@@ -639,12 +639,14 @@ static inline enum rand_pick rand_block(struct fio_thread *td,
 }
 
 /* get_next_seq_offset's start: a time_based job with one file goes back
- * to the region's start once its last I/O has reached io_size. */
+ * to the region's start (a strided zone's) once its last I/O has reached
+ * io_size past get_start_offset, asked anew: under file_append, of the
+ * laid-out file, so a job that created its file never goes back. */
 static inline void seq_wrap(struct fio_thread *td, struct fio_file *f,
 			    enum fio_ddir d)
 {
 	if (__builtin_expect(td->o->time_based, 0) && td->nfiles == 1 &&
-	    f->pos[d] >= f->io_size) {
+	    f->region_start + f->pos[d] >= f->round_origin + f->io_size) {
 		f->pos[d] = 0;
 		loop_invalidate(td, f);
 	}
@@ -1114,11 +1116,11 @@ static void verify_phase_switch(struct fio_thread *td)
 	td->phase_start = now;
 }
 
-/* Whether do_verify follows this round's do_io: not for time_based jobs,
- * whose run is over by then. */
+/* Whether do_verify follows this round's do_io: not once the run is over,
+ * as a time_based job's is when its runtime ends a round. */
 static bool verify_follows(const struct fio_thread *td)
 {
-	return verify_wanted(td->o) && !td->o->time_based && td->vlog_n &&
+	return verify_wanted(td->o) && td->vlog_n &&
 	       !td->error && !run_over(td);
 }
 
@@ -1187,8 +1189,10 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		file_served(td);
 		return true;
 	}
-	/* do_io's own limit: a round ends once its bytes are issued. */
-	if (!td->o->time_based && td->round_bytes >= td->round_limit) {
+	/* do_io's own limit: a round ends once its bytes are issued; a
+	 * time_based job's only for its verify phase. */
+	if ((!td->o->time_based || verify_wanted(td->o)) &&
+	    td->round_bytes >= td->round_limit) {
 		td->round_wait = another_round(td);
 		return false;
 	}
@@ -2135,7 +2139,7 @@ static void do_io(struct fio_thread *td)
 	if (td->round_wait && !stop) {
 		if (quiesce_step(td))
 			return;
-		if (!td->o->time_based && !td->verifying && end_fsync_step(td))
+		if (!td->verifying && end_fsync_step(td))
 			return;
 		if (td->verifying)
 			verify_end(td);
