@@ -1761,8 +1761,15 @@ static bool opt_size_or_pct(struct fopt_ctx *ctx, const struct fio_option_def *o
 		return false;
 	if (v.zone)
 		return refuse(ctx, o, err, "a zone count needs zonemode=zbd");
-	*FIELD_PTR(ctx->o, o->off, uint64_t) = v.pct ? 0 : v.u[0];
-	*FIELD_PTR(ctx->o, o->off_hi, unsigned) = v.pct ? (unsigned)v.u[0] : 0;
+	/* fio's str_size_cb and its kind clear the bytes for a percentage,
+	 * but leave a percentage given before in place for bytes, and the
+	 * percentage wins: size=50% then size=256k is 50% of the file. */
+	if (v.pct) {
+		*FIELD_PTR(ctx->o, o->off, uint64_t) = 0;
+		*FIELD_PTR(ctx->o, o->off_hi, unsigned) = (unsigned)v.u[0];
+	} else {
+		*FIELD_PTR(ctx->o, o->off, uint64_t) = v.u[0];
+	}
 	return true;
 }
 

@@ -2750,8 +2750,11 @@ static bool setup_files(struct fio_thread *td, GError **err)
 						    f->path, before);
 				return false;
 			}
-			uint64_t end = region_start(td, before, min_bs) + per_file;
-			if (!dev && !sized && before && per_file && end > before) {
+			/* filesize= outside a file's size is where its region
+			 * ends, per_file bytes past its offset otherwise */
+			uint64_t end = sized ? want :
+				       region_start(td, before, min_bs) + per_file;
+			if (!dev && before && (sized || per_file) && end > before) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes "
 						    "and the job's region ends at %" G_GUINT64_FORMAT
@@ -2780,6 +2783,19 @@ static bool setup_files(struct fio_thread *td, GError **err)
 				f->region_start = before;
 				f->round_origin = f->f->size;
 			}
+			/* where filesize= sets a file's region, an offset at
+			 * or past it leaves none: fio stops the job (past:
+			 * setup_files' err_offset; at: no block fits) */
+			if (sized && want != before &&
+			    f->region_start >= o->file_size_low) {
+				jobopt_location(job, "offset", &ofile, &oline);
+				storsim_input_error(err, ofile, oline, "offset",
+						    "%" G_GUINT64_FORMAT " leaves nothing "
+						    "of filesize=%" G_GUINT64_FORMAT
+						    " in '%s'", f->region_start,
+						    o->file_size_low, f->path);
+				return false;
+			}
 			if (f->f->size <= f->region_start) {
 				storsim_input_error(err, ofile, oline, "filename",
 						    "'%s' is %" G_GUINT64_FORMAT " bytes, "
@@ -2790,11 +2806,20 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			uint64_t avail = f->f->size -
 					 (o->file_append && !dev ? 0 : o->offset);
 			f->io_size = want && want < avail && !sized ? want : avail;
-			/* setup_files: size=N% of the file, up to its end,
-			 * whole smallest blocks. */
+			/* a file larger than filesize= keeps its size, but
+			 * the job's region ends at filesize= (fio 3.33:
+			 * filesize=64k of a 1 MiB file, 16 reads) */
+			if (sized && want > f->region_start)
+				f->io_size = MIN(f->io_size, want - f->region_start);
+			/* setup_files: size=N% of the region's end (the
+			 * file's, or size= bytes given after the percentage
+			 * past the offset), up to that end, whole smallest
+			 * blocks. */
 			if (o->size_percent && o->size_percent != 100) {
-				f->io_size = MIN(f->f->size * o->size_percent / 100,
-						 f->f->size - f->region_start);
+				uint64_t rend = MIN(f->region_start + f->io_size,
+						    f->f->size);
+				f->io_size = MIN(rend * o->size_percent / 100,
+						 rend - f->region_start);
 				f->io_size -= f->io_size % min_bs;
 			}
 		}
@@ -2854,12 +2879,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	file_dist_init(td);
 	if (fservice_draws(o) && td->nfiles > 1)
 		next_file(td);
+	/* setup_files: io_size=N% takes N% of each file's region into the
+	 * job's size, not into io_size= bytes, which win where both are
+	 * given (io_size=50% then io_size=64k: 64 KiB) */
 	uint64_t total = 0;
+	unsigned pct = o->io_size_percent ? o->io_size_percent : 100;
 	for (unsigned i = 0; i < td->nfiles; i++)
-		total += td->files[i].io_size;
-	/* io_size=N% is of the files' sizes (setup_files). */
-	td->io_size = o->io_size_percent && o->io_size_percent != 100 ?
-		      total * o->io_size_percent / 100 : o->io_size;
+		total += td->files[i].io_size * pct / 100;
+	td->io_size = o->io_size;
 	/* setup_files: the job's size is size=, down to what its files hold;
 	 * files that filesize= made larger keep their size and the job
 	 * stops after size= bytes over all of them (fio 3.33: 512 reads
