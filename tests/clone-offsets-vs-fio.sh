@@ -8,7 +8,9 @@
 # numjobs=3 the second thread is subjob 2, whose files are j.2.N (their
 # names seed zipf) and whose region is two increments on. Each case runs
 # on a 1 MiB file that both tools are given whole, or on the files the
-# job creates in directory=, and the direction, length and offset of
+# job creates in directory=, which fio lays out to the clone's region's
+# end (clone 1 of size=128k with offset_increment=64k: 192 KiB), and the
+# direction, length and offset of
 # every I/O in each thread's latency log (write_lat_log with
 # log_offset=1) must be fio's.
 # A file that ends before a clone's region does is one fio deletes and
@@ -24,7 +26,8 @@ cases='rw=randread numjobs=2 offset=1000 offset_increment=50% size=256k
 rw=read numjobs=3 offset_increment=25% size=128k
 rw=randread numjobs=2 offset=10% offset_align=16k offset_increment=128k size=256k
 rw=read numjobs=2 offset=10% offset_increment=40% offset_align=64k size=64k
-rw=randread numjobs=3 directory=files random_distribution=zipf:1.2 size=128k'
+rw=randread numjobs=3 directory=files random_distribution=zipf:1.2 size=128k
+rw=write numjobs=2 directory=files offset_increment=64k size=128k'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan $((ncases + 1))
 out=$(mktemp -d)

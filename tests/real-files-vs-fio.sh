@@ -12,16 +12,22 @@
 # and leaves it free in the random map (IO_U_F_BUSY_OK), so a later
 # random pick can land on it again. offset=N% is of the size a file had
 # before the job laid it out, 0 for a new one, and of its size from the
-# second round on, where an I/O that would end past the end of the file
+# second round on (a file the job creates is laid out to size= past the
+# first round's start, whatever offset= bytes came after the N%), where an
+# I/O that would end past the end of the file
 # ends the file's pass, checked before the random map shortens it, while
 # io_u_fits measures from N% of the laid-out size in every round. A
 # random file service draws each round's first file; roundrobin and
 # sequential start each round on the file after the last one served,
-# also when a round of queued I/Os ends inside that file's turn or pass. A zipf, pareto or
-# normal pick in the last range of a file whose size is not a whole
+# also when a round of queued I/Os ends inside that file's turn or pass;
+# a zipf, pareto or normal one passes over a file it closed while I/Os
+# on it were in flight (fio_file_closing) until they are reaped. A zipf,
+# pareto or normal pick in the last range of a file whose size is not a whole
 # number of ranges does not fit, and ends the file's pass; the ranges
 # cover io_size from a strided zone's start, not the zone, so such a job
-# ends at its first pick past the region (18 reads). A random job's
+# ends at its first pick past the region (18 reads). A zoned pick with
+# random_generator=lfsr takes the register's next block of the whole file
+# from the zone's start, so past the region it ends the pass (3 reads). A random job's
 # sequential step into a file's partial last block does not fit and ends
 # the pass (59 writes of a 341 KiB file with rw=randwrite:2), where one
 # past the end of the file takes a random block. write_iolog: fio logs
@@ -109,10 +115,13 @@ ioengine=libaio rw=randread nrfiles=3 filesize=1m size=2m loops=2
 ioengine=psync rw=randread percentage_random=50 filesize=512k
 ioengine=psync rw=randread offset=10% size=1m
 ioengine=psync rw=randread offset=10% size=1m loops=2
+ioengine=sync rw=write offset=10% offset=64k size=1m loops=3
 ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=256k random_distribution=zipf:1.2 size=1m
+ioengine=psync rw=randread random_distribution=zoned:50/10:30/30:20/60 random_generator=lfsr size=1m
+ioengine=psync rw=randwrite random_distribution=zoned_abs:60/128k:40/512k random_generator=lfsr size=1m
 ioengine=psync rw=randwrite:2 size=341k
 ioengine=psync rw=randwrite fsync=3 size=64k
 ioengine=psync rw=write fdatasync=2 end_fsync=1 size=64k
@@ -147,6 +156,7 @@ ioengine=psync rw=randread random_distribution=zoned:100 size=1m
 ioengine=psync rw=randread bs=4k,64k io_size=1040k size=1m
 ioengine=psync rw=randread bssplit=4k/50:32k/50 bsrange=4k-16k io_size=1040k size=1m
 ioengine=libaio iodepth=4 rw=randwrite norandommap loops=2 size=1m
+ioengine=libaio iodepth=4 rw=read:8k file_service_type=normal:20 offset=64k nrfiles=2 overwrite=1 size=1m
 ioengine=psync rw=write bs=64k io_size=3m verify=crc32c size=1m
 ioengine=sync rw=randwrite rw_sequencer=sequential verify=crc32c bssplit=4k/50:16k/50,8k/100 size=1m
 ioengine=psync rw=write:8k bs=4k,8k bs_is_seq_rand=1 size=1m

@@ -359,24 +359,37 @@ static uint64_t last_block(const struct fio_file *f, const struct job_options *o
 	return udiv_fast(room, o->ba[d]);
 }
 
+/* __get_next_rand_offset without a map: a block of span, or with an
+ * lfsr the register's next block of the whole file, whatever the span
+ * (false once it has given them all) */
+static bool rand_offset(struct fio_thread *td, struct fio_file *f,
+			uint64_t span, uint64_t *b)
+{
+	if (f->lfsr_on)
+		return fio_lfsr_next(&f->lfsr, b);
+	*b = fio_taus_block(&td->offsets, span);
+	return true;
+}
+
 /*
  * fio's __get_next_rand_offset_zoned and _zoned_abs: a percentage from
  * the zone generator picks the zone whose access share covers it (fio's
- * zone_state_index), the offsets' generator a block inside the zone.
- * False where fio's fill fails: a zoned_abs zone past the region.
+ * zone_state_index), the offsets' generator a block inside the zone; an
+ * lfsr's block lands anywhere past the zone's start, and past the region
+ * it does not fit. False where fio's fill fails: a zoned_abs zone past the
+ * region, or an lfsr that has given every block.
  */
-static bool pick_zoned(struct fio_thread *td, enum fio_ddir d, uint64_t lastb,
-		       uint64_t *b)
+
+static bool pick_zoned(struct fio_thread *td, struct fio_file *f,
+		       enum fio_ddir d, uint64_t lastb, uint64_t *b)
 {
 	const struct job_options *o = td->o;
 	const struct fio_zone_split *z = o->zones[d];
 	uint64_t size_before = 0;
 	unsigned nz = o->zones_nr[d], v, access_before = 0, perc_before = 0, i = 0;
 
-	if (!nz) {
-		*b = fio_taus_block(&td->offsets, lastb);
-		return true;
-	}
+	if (!nz)
+		return rand_offset(td, f, lastb, b);
 	v = percent_draw(&td->zone_rand);
 	while (i + 1 < nz && v > access_before + z[i].access_perc) {
 		access_before += z[i].access_perc;
@@ -387,13 +400,14 @@ static bool pick_zoned(struct fio_thread *td, enum fio_ddir d, uint64_t lastb,
 	if (o->random_distribution == FIO_RAND_ZONED_ABS) {
 		uint64_t start = size_before / o->ba[d];
 		uint64_t end = (size_before + z[i].size) / o->ba[d];
-		if (end > lastb)
+		if (end > lastb || !rand_offset(td, f, end - start, b))
 			return false;
-		*b = start + fio_taus_block(&td->offsets, end - start);
+		*b += start;
 		return true;
 	}
-	*b = perc_before * lastb / 100 +
-	     fio_taus_block(&td->offsets, lastb * z[i].size_perc / 100);
+	if (!rand_offset(td, f, lastb * z[i].size_perc / 100, b))
+		return false;
+	*b += perc_before * lastb / 100;
 	return true;
 }
 
@@ -467,7 +481,7 @@ static enum rand_pick pick_random(struct fio_thread *td, struct fio_file *f,
 		return RAND_NONE;
 	if (o->random_distribution != FIO_RAND_UNIFORM) {
 		uint64_t b;
-		if (!pick_zoned(td, d, lastb, &b))
+		if (!pick_zoned(td, f, d, lastb, &b))
 			return RAND_NONE;
 		*rel = b * align;
 	} else if (o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
@@ -879,12 +893,22 @@ static void file_served(struct fio_thread *td)
  * open the file it comes to next is busy (-EBUSY: do_io tries again with
  * the one after it) until a file is done and closed.
  */
+static bool all_closing(const struct fio_thread *td)
+{
+	for (unsigned i = 0; i < td->nfiles; i++)
+		if (!td->files[i].closing)
+			return false;
+	return true;
+}
+
 static struct fio_file *serve_next_file(struct fio_thread *td)
 {
 	for (;;) {
 		struct fio_file *f = &td->files[td->next_file];
 
-		if (f->round_done) {
+		/* get_next_file_rand draws again, past a closing file too;
+		 * where every file is, fio would draw for ever */
+		if (f->round_done || (f->closing && !all_closing(td))) {
 			next_file(td);
 			continue;
 		}
@@ -918,6 +942,7 @@ static bool file_done(struct fio_thread *td, struct fio_file *f)
 	 * done, so the run ends. */
 	if (fio_fservice_nonuniform(td->o->file_service) && f->pass_used) {
 		file_new_pass(td, f);
+		f->closing = f->refs > 0;
 		return true;
 	}
 	f->round_done = true;
@@ -1588,6 +1613,9 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 		xctx_charge(x, st_verify, verify_cost(td, u->len, false));
 	g_assert(td->inflight > 0);
 	td->inflight--;
+	/* put_file: the last reference of a closing file closes it */
+	if (--u->file->refs == 0)
+		u->file->closing = false;
 	/* fio's io_completed: an async engine keeps issuing syncs until one
 	 * completes, and writes after it until a write completes. */
 	td->last_was_sync = u->sync_op;
@@ -2027,6 +2055,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		td->verify_ios++;
 	}
 	td->inflight++;
+	u->file->refs++;
 	if (trims) {
 		trim(td, u);
 		return;
@@ -2702,7 +2731,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			/* fio lays out a file it creates: written when the job
 			 * reads it or asks overwrite=1, else fallocated. */
 			.create_size = sized || o->file_append ? want :
-				       want + o->offset,
+				       want + region_start(td, 0, min_bs),
 			.create_written = !writes || o->overwrite || o->pre_read,
 			.create_fallocate = o->fallocate != FIO_FALLOC_NONE,
 		};

@@ -57,6 +57,11 @@ struct fio_file {
 	bool pass_used;		/* an I/O was picked in its current pass */
 	bool in_use;		/* opened by get_next_file, for openfiles */
 	bool open;		/* fio_file_open: closed between rounds */
+	/* io_us in flight on it (fio's references less the open's own), and
+	 * fio_file_closing: closed while some were, so it stays open, and
+	 * is passed over, until the last is reaped */
+	unsigned refs;
+	bool closing;
 };
 
 struct fio_io_u {
