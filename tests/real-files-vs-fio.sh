@@ -116,6 +116,7 @@ ioengine=psync rw=randread percentage_random=50 filesize=512k
 ioengine=psync rw=randread offset=10% size=1m
 ioengine=psync rw=randread offset=10% size=1m loops=2
 ioengine=sync rw=write offset=10% offset=64k size=1m loops=3
+ioengine=psync rw=read offset=10% offset=64k filesize=512k
 ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m

@@ -2833,7 +2833,7 @@ static bool setup_files(struct fio_thread *td, GError **err)
 				return false;
 			}
 			uint64_t avail = f->f->size -
-					 (o->file_append && !dev ? 0 : o->offset);
+					 (o->file_append && !dev ? 0 : f->region_start);
 			f->io_size = want && want < avail && !sized ? want : avail;
 			/* a file larger than filesize= keeps its size, but
 			 * the job's region ends at filesize= (fio 3.33:
