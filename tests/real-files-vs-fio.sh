@@ -25,7 +25,8 @@
 # pareto or normal pick in the last range of a file whose size is not a whole
 # number of ranges does not fit, and ends the file's pass; the ranges
 # cover io_size from a strided zone's start, not the zone, so such a job
-# ends at its first pick past the region (18 reads). A zoned pick with
+# ends at its first pick past the region (18 reads). rw=read:-N steps
+# back, from the region's end once past its start. A zoned pick with
 # random_generator=lfsr takes the register's next block of the whole file
 # from the zone's start, so past the region it ends the pass (3 reads). A random job's
 # sequential step into a file's partial last block does not fit and ends
@@ -117,6 +118,9 @@ ioengine=psync rw=randread offset=10% size=1m
 ioengine=psync rw=randread offset=10% size=1m loops=2
 ioengine=sync rw=write offset=10% offset=64k size=1m loops=3
 ioengine=psync rw=read offset=10% offset=64k filesize=512k
+ioengine=psync rw=read:-8k size=256k
+ioengine=psync rw=write:-4k bs=2k size=256k offset=128k loops=2
+ioengine=libaio iodepth=4 rw=read:-12k bs=8k filesize=256k offset=64k
 ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m

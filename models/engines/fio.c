@@ -555,7 +555,11 @@ enum seq_pick {
  * each I/O but the first; a hole that runs past the end of the file starts
  * the file over (fio's "holed IO" wrap), so rw=read:4k goes round a 1 MiB
  * file until its bytes are issued, while rw=read:8k, whose last hole ends
- * at the end of the file, makes one pass.
+ * at the end of the file, makes one pass. A negative N steps back: past
+ * the region's start (fio's unsigned sum runs past the file) it goes on
+ * from N before the region's end, and a job whose region does not start
+ * at 0 begins there on its second I/O ("only rewind if we already hit the
+ * end").
  */
 static enum seq_pick seq_next(const struct fio_thread *td,
 			      const struct fio_file *f, enum fio_ddir d,
@@ -563,13 +567,19 @@ static enum seq_pick seq_next(const struct fio_thread *td,
 {
 	uint64_t real = file_size(f);
 	uint64_t pos = f->pos[d];
+	int64_t add = td->o->rw_seq_add;
+	/* fio's end of the region for a backward job: io_size taken as an
+	 * offset in the file, as fio's last_pos takes it */
+	uint64_t end = MIN(real, f->io_size);
 
 	if (f->region_start + pos >= real)
 		return SEQ_PAST_END;
-	if (pos && td->o->rw_seq_add) {
-		pos += td->o->rw_seq_add;
+	if (add < 0 && !pos && f->region_start)
+		pos = end - f->region_start;
+	if (pos && add) {
+		pos += (uint64_t)add;
 		if (pos >= real)	/* fio compares the relative offset */
-			pos = f->region_start;
+			pos = add > 0 ? f->region_start : end + (uint64_t)add;
 	}
 	*rel = pos;
 	/* io_u_fits (io_fits) */
@@ -2402,9 +2412,6 @@ static bool check_modelled(const struct job *job, GError **err)
 {
 	const struct job_options *o = &job->o;
 
-	if (o->rw_seq_add < 0)
-		return refuse(job, "rw", err,
-			      "backward sequential offsets are not modelled yet");
 	if (o->verify == FIO_VERIFY_META || o->verify == FIO_VERIFY_PATTERN)
 		return refuse(job, "verify", err, "meta and pattern checks are "
 			      "not modelled (the checksums and null are)");

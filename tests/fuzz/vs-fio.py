@@ -103,7 +103,7 @@ OPTIONAL = [
     ("unified_rw_reporting", ["1"]),
 ]
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
-      "randwrite:2"]
+      "write:-8k", "randwrite:2"]
 
 
 # which file a zipf, pareto or normal file service serves next depends on
