@@ -26,7 +26,9 @@
 # number of ranges does not fit, and ends the file's pass; the ranges
 # cover io_size from a strided zone's start, not the zone, so such a job
 # ends at its first pick past the region (18 reads). rw=read:-N steps
-# back, from the region's end once past its start. A zoned pick with
+# back, from the region's end once past its start. Without a random map
+# verify reads back by offset what no later write overlapped, even in
+# part (log_io_piece's tree). A zoned pick with
 # random_generator=lfsr takes the register's next block of the whole file
 # from the zone's start, so past the region it ends the pass (3 reads). A random job's
 # sequential step into a file's partial last block does not fit and ends
@@ -121,6 +123,9 @@ ioengine=psync rw=read offset=10% offset=64k filesize=512k
 ioengine=psync rw=read:-8k size=256k
 ioengine=psync rw=write:-4k bs=2k size=256k offset=128k loops=2
 ioengine=libaio iodepth=4 rw=read:-12k bs=8k filesize=256k offset=64k
+ioengine=psync rw=randwrite norandommap bsrange=4k-16k verify=crc32c size=256k
+ioengine=psync rw=randwrite norandommap bs_unaligned bsrange=1k-9k verify=crc32c size=128k
+ioengine=psync rw=write:-8k bssplit=4k/50:16k/50 verify=crc32c number_ios=50 size=1m
 ioengine=psync rw=randread offset=10% bssplit=4k/50:16k/50 size=1m
 ioengine=psync rw=randread nrfiles=3 file_service_type=random:3 loops=3 size=1m
 ioengine=psync rw=randread nrfiles=3 random_distribution=pareto:0.5 bssplit=4k/50:16k/50 size=1m

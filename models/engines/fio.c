@@ -1119,24 +1119,56 @@ static gint vrec_cmp(gconstpointer a, gconstpointer b, gpointer unused)
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
 
+static gint vrec_tree_cmp(gconstpointer a, gconstpointer b)
+{
+	return vrec_cmp(a, b, NULL);
+}
+
+/* An entry of the tree that overlaps r, or NULL: with the entries kept
+ * apart, only the first at or after r's offset and the one before it can. */
+static GTreeNode *vrec_overlap(GTree *t, const struct fio_verify_rec *r)
+{
+	GTreeNode *next = g_tree_lower_bound(t, r);
+	GTreeNode *prev = next ? g_tree_node_previous(next) : g_tree_node_last(t);
+	const struct fio_verify_rec *e;
+
+	if (next) {
+		e = g_tree_node_key(next);
+		if (e->file == r->file && e->offset < r->offset + r->len)
+			return next;
+	}
+	if (prev) {
+		e = g_tree_node_key(prev);
+		if (e->file == r->file && e->offset + e->len > r->offset)
+			return prev;
+	}
+	return NULL;
+}
+
 /* Without a random map fio keeps the writes in a tree by file and
- * offset, a later write of an offset replacing the earlier: read back in
- * that order, once each. With one, in the order they were written: the
- * list as do_verify takes it (sorting it again changes nothing). */
+ * offset, each write dropping every earlier one it overlaps, even in
+ * part (log_io_piece): read back in that order, once each (rw=write:-8k
+ * with 4 and 16 KiB blocks: a 16 KiB write drops the two 4 KiB ones
+ * inside it). With a map, in the order they were written: the list as
+ * do_verify takes it (sorting it again changes nothing). */
 static void verify_settle(struct fio_thread *td)
 {
-	size_t n = 0;
-
 	if (!td->vlog_n || td->files[0].map.nlevels)
 		return;
-	/* stable, so the last write of an offset is the one kept */
-	g_qsort_with_data(td->vlog, (gint)td->vlog_n, sizeof(*td->vlog),
-			  vrec_cmp, NULL);
+	GTree *t = g_tree_new(vrec_tree_cmp);
 	for (size_t i = 0; i < td->vlog_n; i++) {
-		if (n && !vrec_cmp(&td->vlog[n - 1], &td->vlog[i], NULL))
-			n--;
-		td->vlog[n++] = td->vlog[i];
+		GTreeNode *o;
+		while ((o = vrec_overlap(t, &td->vlog[i])))
+			g_tree_remove(t, g_tree_node_key(o));
+		g_tree_insert(t, &td->vlog[i], NULL);
 	}
+	struct fio_verify_rec *kept = g_new(struct fio_verify_rec, g_tree_nnodes(t));
+	size_t n = 0;
+	for (GTreeNode *o = g_tree_node_first(t); o; o = g_tree_node_next(o))
+		kept[n++] = *(const struct fio_verify_rec *)g_tree_node_key(o);
+	g_tree_destroy(t);
+	memcpy(td->vlog, kept, n * sizeof(*kept));
+	g_free(kept);
 	td->vlog_n = n;
 }
 
