@@ -189,29 +189,21 @@ plan "$ncases"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# jobfile DIR LOG OPTION...: the job file of a case
+# jobfile LOG OPTION...: the job file of a case
 jobfile() {
-	dir=$1 log=$2
-	shift 2
-	printf '[j]\nbs=4k\ndirectory=%s\n' "$dir"
+	log=$1
+	shift
+	printf '[j]\nbs=4k\ndirectory=files\n'
 	printf '%s\n' "$@"
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# fio runs in $out, so both tools name the files files/j.0.N, the names
-# that seed zipf and pareto (storsim mounts its file system at /files)
+# both tools run in $out and name the files files/j.0.N, the names that
+# seed zipf and pareto
 cd "$out" || exit 1
 printf '%s\n' "$cases" | while read -r opts; do
-	rm -rf files fio.log sim.log
-	mkdir files
 	# shellcheck disable=SC2086
-	jobfile files "$out/fio.log" $opts >"$out/fio.fio"
-	# shellcheck disable=SC2086
-	jobfile files "$out/sim.log" $opts >"$out/sim.fio"
-	"$fio" "$out/fio.fio" >/dev/null 2>&1 || diag "fio failed: $opts"
-	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 \
-		"$out/sim.fio" >/dev/null 2>"$out/err" ||
-		diag "storsim failed: $opts: $(cat "$out/err")"
+	iologs_of_both jobfile $opts
 	iolog_ios "$out/fio.log" >"$out/fio.ios"
 	iolog_ios "$out/sim.log" >"$out/sim.ios"
 	syncs=$(grep -c sync "$out/fio.ios")

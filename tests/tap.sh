@@ -80,6 +80,24 @@ iolog_ios() {
 	awk '$3 ~ /^(read|write|sync|datasync)$/ {
 		sub(".*/", "", $2); print $2, $3, $4, $5 }' "$1"
 }
+# iologs_of_both JOBFN OPTION...: run one job in fio ($fio) and in
+# storsim, from the current directory, where both name its files
+# files/j.0.N (storsim mounts its file system at /files): empty files/,
+# write each tool's job file with "JOBFN LOG OPTION..." and run it, so
+# that their write_iologs are fio.log and sim.log. A tool that fails is
+# reported as a diag line.
+iologs_of_both() {
+	local jobfn=$1 t
+	shift
+	rm -rf files fio.log sim.log
+	mkdir files
+	for t in fio sim; do
+		"$jobfn" "$PWD/$t.log" "$@" >"$t.fio"
+	done
+	"$fio" fio.fio >/dev/null 2>&1 || diag "fio failed: $*"
+	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 sim.fio \
+		>/dev/null 2>sim.err || diag "storsim failed: $*: $(cat sim.err)"
+}
 # loop_set KEY VALUE: the loop device's queue/KEY (read_ahead_kb,
 # write_cache, ...).
 loop_set() {

@@ -37,6 +37,7 @@ plan "$(printf '%s\n' "$cases" | wc -l)"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
+# jobfile LOG OPTION...: the job file of a case
 jobfile() {
 	log=$1
 	shift
@@ -45,18 +46,10 @@ jobfile() {
 	printf 'write_iolog=%s\n' "$log"
 }
 
-# fio runs in $out, so both tools name the files files/j.0.N
 cd "$out" || exit 1
 printf '%s\n' "$cases" | while read -r opts; do
-	rm -rf files fio.log sim.log
-	mkdir files
 	# shellcheck disable=SC2086
-	jobfile "$out/fio.log" $opts >fio.fio
-	# shellcheck disable=SC2086
-	jobfile "$out/sim.log" $opts >sim.fio
-	"$fio" fio.fio >/dev/null 2>&1 || diag "fio failed: $opts"
-	"$STORSIM" run --no-cpu-profile --mount=/files=xfs:nvme0n1 sim.fio \
-		>/dev/null 2>err || diag "storsim failed: $opts: $(cat err)"
+	iologs_of_both jobfile $opts
 	# the syncs of end_fsync after the runtime are where fio's log ends
 	iolog_ios fio.log | awk '{ l[NR] = $0; d[NR] = $2 }
 		END { n = NR; while (n && d[n] ~ /sync$/) n--
