@@ -379,7 +379,6 @@ static bool rand_offset(struct fio_thread *td, struct fio_file *f,
  * it does not fit. False where fio's fill fails: a zoned_abs zone past the
  * region, or an lfsr that has given every block.
  */
-
 static bool pick_zoned(struct fio_thread *td, struct fio_file *f,
 		       enum fio_ddir d, uint64_t lastb, uint64_t *b)
 {
@@ -443,12 +442,6 @@ enum rand_pick {
 	RAND_NO_FIT,
 };
 
-static inline enum rand_pick pick_fits(const struct fio_file *f, uint64_t rel,
-				       uint64_t bs)
-{
-	return random_pick_fits(f, rel, bs) ? RAND_OK : RAND_NO_FIT;
-}
-
 /* A random offset in f for a bs-sized I/O in direction d, relative to the
  * region. With mark false a block from the random map stays free (fio's
  * IO_U_F_BUSY_OK: mark_random_map skips it). */
@@ -506,7 +499,7 @@ static enum rand_pick pick_random(struct fio_thread *td, struct fio_file *f,
 		*rel = b * align;
 	}
 	/* a pick that fails these ends the file's pass (do_io) */
-	return pick_fits(f, *rel, bs);
+	return random_pick_fits(f, *rel, bs) ? RAND_OK : RAND_NO_FIT;
 }
 
 /*
@@ -897,12 +890,7 @@ static void file_served(struct fio_thread *td)
 		next_file(td);
 }
 
-/*
- * fio's get_next_file: the next file to serve that is not done for the
- * round. fio opens a file as it first serves it, and with openfiles= held
- * open the file it comes to next is busy (-EBUSY: do_io tries again with
- * the one after it) until a file is done and closed.
- */
+/* fio_file_closing on every file */
 static bool all_closing(const struct fio_thread *td)
 {
 	for (unsigned i = 0; i < td->nfiles; i++)
@@ -911,6 +899,12 @@ static bool all_closing(const struct fio_thread *td)
 	return true;
 }
 
+/*
+ * fio's get_next_file: the next file to serve that is not done for the
+ * round. fio opens a file as it first serves it, and with openfiles= held
+ * open the file it comes to next is busy (-EBUSY: do_io tries again with
+ * the one after it) until a file is done and closed.
+ */
 static struct fio_file *serve_next_file(struct fio_thread *td)
 {
 	for (;;) {
