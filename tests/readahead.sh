@@ -10,9 +10,13 @@
 # ahead where the pages before them are cached (context readahead, which
 # fio's random map makes frequent late in a pass), and further from the
 # readahead marker such a window leaves on its last page (async
-# readahead): Linux 11218 device reads (the same in each of four runs),
-# storsim 11101 for the same offsets (storsim draws fio's); storsim
-# reads only order-0 folios where Linux grows them on async readahead.
+# readahead): Linux 11218 device reads (the same in each of four runs,
+# and in five more under CPU load and with 21 GiB of page cache), but
+# 11491 in one CI run of make check, cause not found; storsim 11101 for
+# the same offsets (storsim draws fio's). The range takes both Linux
+# counts and still tells this from reading only what is asked (16384).
+# storsim reads only order-0 folios where Linux grows them on async
+# readahead.
 . "$top_srcdir/tests/tap.sh"
 
 # fio options | the range of device reads
@@ -21,7 +25,7 @@ rw=read|255 275
 rw=read fadvise_hint=sequential|255 275
 rw=read fadvise_hint=random|16384 16384
 rw=read fadvise_hint=0 read_ahead_kb=512|125 145
-rw=randread fadvise_hint=0|10900 11400'
+rw=randread fadvise_hint=0|10900 11700'
 ncases=$(printf '%s\n' "$cases" | wc -l)
 plan $((2 * ncases))
 tmp_with_loop
