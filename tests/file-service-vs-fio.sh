@@ -9,7 +9,9 @@
 # (zipf, pareto, normal, gauss) draws a file for every I/O from fio's own
 # generators, whose order must be fio's (over files of 32 KiB, so that
 # the files most drawn run out and start again, as fio starts them; the
-# jobs end at io_size); a bad parameter is refused at its line.
+# jobs end at io_size); a bad parameter is refused at its line. A file on
+# which no I/O ever fits (fio would try for ever) is done after 100000
+# tries, with a warning.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the order of the writes and syncs over the files
@@ -25,7 +27,7 @@ nonuniform='zipf:1.2
 pareto:0.3
 normal:10
 gauss:5:0.8'
-plan $((2 * ncases + 2 + $(printf '%s\n' "$nonuniform" | wc -l)))
+plan $((2 * ncases + 3 + $(printf '%s\n' "$nonuniform" | wc -l)))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -79,6 +81,13 @@ for fst in $nonuniform; do
 		test "${#want}" = 96 -a "$got" = "$want"
 	[ "$got" = "$want" ] || diag "got: $got"
 done
+# a zoned_abs zone larger than the file: no pick ever fits, where fio
+# prints "zoned_abs sizes exceed file size" for ever
+"$STORSIM" run --no-cpu-profile --name=w --filename="$dir/z" --size=192k \
+	--rw=randwrite --file_service_type=normal:20 \
+	--random_distribution=zoned_abs:100/512k >/dev/null 2>"$dir/err"
+check "a file no I/O ever fits ends the job, with a warning that names it" \
+	grep -q "no I/O fits file $dir/z in 100000 tries" "$dir/err"
 check "file_service_type=zipf:1 is refused at its line" \
 	refused_job file_service_type "zipf theta must not be 1.0" '[w]' \
 	"filename=$dir/a:$dir/b" size=64k file_service_type=zipf:1

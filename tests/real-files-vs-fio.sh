@@ -50,7 +50,10 @@
 # bs_unaligned: a drawn size is not cut to a multiple of the smallest.
 # A non-uniform file service starts a file's pass again where a uniform
 # one would have it done: a random pick whose map has run out picks again
-# from the fresh map, within the rw=...:N run it belongs to.
+# from the fresh map, within the rw=...:N run it belongs to, and a fill
+# that fails on a fresh pass is tried again: the next draw may fit (a
+# zoned_abs zone past the region, a pick past the end of the file in the
+# last strided zone; 48 and 256 writes, where storsim stopped at 3 and 80).
 # IO_U_F_BUSY_OK stays on an io_u until its I/O completes, through a
 # fill that failed on a file that was done: the random block the next
 # file gives it then stays free in the map and is picked again later.
@@ -175,6 +178,8 @@ ioengine=psync rw=randrw bsrange=3k-10k,2k-7k bs_unaligned bs_is_seq_rand=1 perc
 ioengine=psync rw=randwrite bssplit=3k/50:5k/50 bs_unaligned size=1m
 ioengine=psync rw=randread:4 nrfiles=3 file_service_type=pareto:0.2 io_size=2m size=768k
 ioengine=psync rw=rw nrfiles=3 file_service_type=zipf:1.5 fsync=5 io_size=3m size=1m
+ioengine=psync rw=randwrite file_service_type=normal:20 random_distribution=zoned_abs:60/128k:40/512k size=192k
+ioengine=psync rw=randwrite file_service_type=normal:20 zonemode=strided zonesize=64k zonerange=192k size=1m
 ioengine=pvsync rw=randwrite zonemode=strided zonesize=128k zoneskip=64k bs=4k,8k size=1m
 ioengine=psync rw=randrw zonemode=strided zonesize=128k zoneskip=64k bs=8k,4k size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=64k zonerange=192k bs=8k,4k size=1m

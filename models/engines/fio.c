@@ -929,6 +929,9 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
 	}
 }
 
+/* Fills in a row that may fail on fresh passes before a file is done. */
+#define FRESH_FAILS_MAX 100000
+
 /* fio's set_io_u_file: a file whose pass is over is closed and done for
  * the round, and the job goes on with the others (true). When all are
  * done, do_io ends: the job has no more to do, or, once what is in flight
@@ -942,12 +945,21 @@ static bool file_done(struct fio_thread *td, struct fio_file *f)
 	next_file(td);
 	/* A non-uniform file service never has a file done: its pass
 	 * starts again (fio_file_reset), and the job ends by its bytes. A
-	 * fresh pass that fits no I/O, on which fio would spin for ever, is
-	 * done, so the run ends. */
-	if (fio_fservice_nonuniform(td->o->file_service) && f->pass_used) {
-		file_new_pass(td, f);
-		f->closing = f->refs > 0;
-		return true;
+	 * fresh pass may fail on one draw and fit on the next (a zoned_abs
+	 * zone past the region, a pick past the end of the file in the last
+	 * strided zone), and fio tries again; where none ever fits, fio
+	 * spins for ever, and after FRESH_FAILS_MAX tries in a row the file
+	 * is done, so the run ends. */
+	if (fio_fservice_nonuniform(td->o->file_service)) {
+		if (f->pass_used || ++td->fresh_fails < FRESH_FAILS_MAX) {
+			file_new_pass(td, f);
+			f->closing = f->refs > 0;
+			return true;
+		}
+		g_printerr("storsim: job %s: no I/O fits file %s in %d tries "
+			   "in a row; fio 3.33 would try for ever, storsim "
+			   "counts the file done\n", td->name, f->path,
+			   FRESH_FAILS_MAX);
 	}
 	f->round_done = true;
 	if (++td->files_done < td->nfiles)
@@ -1302,6 +1314,7 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 				f->pos[d] = rel + bs;
 			}
 			td->round_ios++;
+			td->fresh_fails = 0;
 			f->pass_used = true;
 			td->zone_bytes += bs;
 			file_served(td);

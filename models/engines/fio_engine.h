@@ -195,6 +195,7 @@ struct fio_thread {
 	unsigned files_in_use;	/* the files with in_use */
 	bool round_wait;	/* reaping before the next round */
 	uint64_t round_ios;	/* I/Os of this round so far */
+	unsigned fresh_fails;	/* fills in a row that failed on a fresh pass */
 	uint64_t round_bytes, round_limit;	/* issued, and do_io's limit */
 	uint64_t job_size;	/* size=, up to what the files hold */
 	/* fsync=/fdatasync=/end_fsync (fio's get_rw_ddir, should_fsync) */
