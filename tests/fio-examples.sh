@@ -7,6 +7,7 @@
 dir=/usr/share/doc/fio/examples
 [ -d "$dir" ] || skip_all "$dir is missing (Debian package fio-examples)"
 drv="$top_builddir/tests/jobs/jobparse"
+need_program "$drv"
 fio=$(command -v fio)
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT

@@ -6,6 +6,7 @@
 . "$top_srcdir/tests/tap.sh"
 
 drv="$top_builddir/tests/jobs/jobparse"
+need_program "$drv"
 dir="$top_srcdir/tests/jobs"
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT

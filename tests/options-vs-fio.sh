@@ -13,6 +13,7 @@
 fio=$(fio333)
 [ -n "$fio" ] || skip_all "fio 3.33 is not installed"
 drv="$top_builddir/tests/jobs/jobparse"
+need_program "$drv"
 
 # option value [extra fio option placed before it]
 cases='bs 4k

@@ -9,6 +9,16 @@ check() { local d="$1"; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
 diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 finish() { exit $_tap_fail; }
+# bail_out TEXT: stop with a hard error (automake's TAP driver counts it).
+bail_out() { echo "Bail out! $*"; exit 99; }
+# A test run by hand lacks the environment make check gives it.
+[ -n "$STORSIM" ] && [ -n "$top_builddir" ] ||
+	bail_out "STORSIM and top_builddir are unset; run it with" \
+		"'make check TESTS=tests/NAME.sh', which sets them"
+# need_program PATH: the check program PATH, which make check builds.
+need_program() {
+	[ -x "$1" ] || bail_out "$1 is not built; 'make check TESTS=...' builds it"
+}
 # fio333: the path of the installed fio if it is fio 3.33, the version the
 # expected outputs of the tests were taken from; else nothing.
 fio333() {
