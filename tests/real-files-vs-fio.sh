@@ -48,6 +48,11 @@
 # sizes, whatever its direction, and the fit checks take that size too
 # (a 4 KiB write at the last 4 KiB of the file with bs=4k,8k);
 # bs_unaligned: a drawn size is not cut to a multiple of the smallest.
+# Strided zones over several files: the count of bytes done in the zone
+# is the job's, the zone each file's.
+# openfiles=N: a done file is closed, and another may open, once its last
+# io_u is reaped; a file found busy (-EBUSY) makes do_io reap first when
+# I/Os are in flight.
 # A non-uniform file service starts a file's pass again where a uniform
 # one would have it done: a random pick whose map has run out picks again
 # from the fresh map, within the rw=...:N run it belongs to, and a fill
@@ -187,6 +192,13 @@ ioengine=psync rw=randrw zonemode=strided zonesize=12k bs=4k,8k size=1m
 ioengine=psync rw=randwrite random_generator=lfsr zonemode=strided zonesize=100k zoneskip=28k bs=4k,12k size=1m
 ioengine=psync rw=randread zonemode=strided zonesize=2m bs=8k,4k size=1m
 ioengine=psync rw=randrw zonemode=strided zonesize=4k bs=4k,8k size=1m
+ioengine=psync rw=randwrite nrfiles=3 zonemode=strided zonesize=64k zonerange=192k size=1m
+ioengine=pvsync rw=read:8k nrfiles=2 zonemode=strided zonesize=12k zoneskip=28k file_service_type=sequential size=1m
+ioengine=libaio iodepth=4 rw=randrw nrfiles=4 zonemode=strided zonesize=100k zonerange=32k file_service_type=random bs=8k,4k size=1m
+ioengine=io_uring iodepth=4 rw=write nrfiles=3 zonemode=strided zonesize=128k zonerange=32k zoneskip=64k loops=2 size=1m
+ioengine=libaio iodepth=4 rw=read nrfiles=4 filesize=256k-512k openfiles=2 size=1m
+ioengine=libaio iodepth=8 rw=randwrite nrfiles=5 openfiles=2 file_service_type=roundrobin:2 size=1m
+ioengine=libaio iodepth=8 rw=randread nrfiles=5 openfiles=3 bs=8k,4k size=1m
 ioengine=io_uring iodepth=4 rw=read:8k file_service_type=sequential loops=3 filesize=512k nrfiles=3
 ioengine=libaio iodepth=4 rw=read file_service_type=roundrobin:7 loops=3 filesize=64k nrfiles=3 size=100k'
 ncases=$(printf '%s\n' "$cases" | wc -l)

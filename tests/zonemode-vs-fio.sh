@@ -6,7 +6,9 @@
 # blocks) are read from each tool's write_iolog and compared with real fio
 # 3.33's when it is installed; for random reads, the zone of each I/O.
 # zonemode=strided without zonesize, zonesize without it, zonemode=zbd and
-# a zoneskip in percent and zones over several files are refused with the file, line and option.
+# and a zoneskip in percent are refused with the file, line and option.
+# Zones over several files (one zone count per job, one zone per file)
+# are cases of tests/real-files-vs-fio.sh.
 . "$top_srcdir/tests/tap.sh"
 
 # options | the 4 KiB block of every I/O (random: its 64 KiB zone)
@@ -24,7 +26,7 @@ size=256k rw=randread zonesize=16k zone|0 0 0 0 1 1 1 1 2 2 2 2 3 3 3 3 0 0 0 0 
 ncases=$(printf '%s\n' "$cases" | wc -l)
 
 fio=$(fio333)
-plan $((2 * ncases + 5))
+plan $((2 * ncases + 4))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
@@ -78,7 +80,4 @@ check "zonemode=zbd is refused at its line" \
 check "zoneskip in percent is refused at its line" \
 	refused_job zoneskip "" '[z]' "filename=$dir/a" size=64k \
 	zonemode=strided zonesize=16k zoneskip=10%
-check "zonemode=strided over two files is refused at its line" \
-	refused_job zonemode "more than one file" '[z]' "filename=$dir/a:$dir/b" \
-	size=64k zonemode=strided zonesize=16k
 finish

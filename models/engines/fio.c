@@ -901,9 +901,11 @@ static bool all_closing(const struct fio_thread *td)
 
 /*
  * fio's get_next_file: the next file to serve that is not done for the
- * round. fio opens a file as it first serves it, and with openfiles= held
- * open the file it comes to next is busy (-EBUSY: do_io tries again with
- * the one after it) until a file is done and closed.
+ * round, or NULL for -EBUSY. fio opens a file as it first serves it, and
+ * with openfiles= held open the file it comes to next is busy until a
+ * file is done and closed; do_io then tries again with the one after
+ * it, at once, or with I/Os in flight once it has reaped (file_busy): a
+ * reap can close a done file whose last io_u it was.
  */
 static struct fio_file *serve_next_file(struct fio_thread *td)
 {
@@ -916,9 +918,18 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
 			next_file(td);
 			continue;
 		}
+		/* a closing file taken again is still open */
+		if (f->closing) {
+			f->closing = false;
+			f->in_use = true;
+		}
 		if (!f->in_use) {
 			if (td->o->openfiles && td->files_in_use >= td->o->openfiles) {
 				next_file(td);
+				if (td->inflight) {
+					td->file_busy = true;
+					return NULL;
+				}
 				continue;
 			}
 			f->in_use = true;
@@ -938,9 +949,13 @@ static struct fio_file *serve_next_file(struct fio_thread *td)
  * is reaped, another round starts (round_wait). */
 static bool file_done(struct fio_thread *td, struct fio_file *f)
 {
+	/* td_io_close_file; put_file closes the file, and lets openfiles=
+	 * open another (nr_open_files), once its last io_u is reaped */
 	if (f->in_use) {
 		f->in_use = false;
-		td->files_in_use--;
+		f->closing = f->refs > 0;
+		if (!f->closing)
+			td->files_in_use--;
 	}
 	next_file(td);
 	/* A non-uniform file service never has a file done: its pass
@@ -953,7 +968,6 @@ static bool file_done(struct fio_thread *td, struct fio_file *f)
 	if (fio_fservice_nonuniform(td->o->file_service)) {
 		if (f->pass_used || ++td->fresh_fails < FRESH_FAILS_MAX) {
 			file_new_pass(td, f);
-			f->closing = f->refs > 0;
 			return true;
 		}
 		g_printerr("storsim: job %s: no I/O fits file %s in %d tries "
@@ -1256,9 +1270,11 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 		bool fsync = o->fsync_blocks &&
 			     td->ddir_issues[FIO_DDIR_WRITE] % o->fsync_blocks == 0;
 		/* set_io_u_file picks the sync's file as an I/O's */
-		fill_sync(td, u, td->files_done < td->nfiles ?
-			  serve_next_file(td) : &td->files[td->next_file],
-			  !fsync);
+		struct fio_file *f = td->files_done < td->nfiles ?
+				     serve_next_file(td) : &td->files[td->next_file];
+		if (!f)
+			return false;
+		fill_sync(td, u, f, !fsync);
 		file_served(td);
 		return true;
 	}
@@ -1271,6 +1287,9 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 	}
 	for (;;) {
 		struct fio_file *f = serve_next_file(td);
+		if (!f && !td->tw_write_due)
+			return false;
+		td->file_busy = false;
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
 
 		td->ddir_chosen = false;
@@ -1663,8 +1682,10 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	g_assert(td->inflight > 0);
 	td->inflight--;
 	/* put_file: the last reference of a closing file closes it */
-	if (--u->file->refs == 0)
+	if (--u->file->refs == 0 && u->file->closing) {
 		u->file->closing = false;
+		td->files_in_use--;
+	}
 	/* fio's io_completed: an async engine keeps issuing syncs until one
 	 * completes, and writes after it until a write completes. */
 	td->last_was_sync = u->sync_op;
@@ -2266,6 +2287,20 @@ static void do_io(struct fio_thread *td)
 		issue(td, u);
 		return;
 	}
+	if (td->file_busy) {
+		/* -EBUSY from get_next_file: do_io reaps (io_u_queued_complete,
+		 * which commits first) before it fills again */
+		if (td->queued) {
+			td->queued = 0;
+			td->eng->commit(td);
+			return;
+		}
+		td->file_busy = false;
+		td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
+						   td->inflight)),
+				   MAX(1u, o->iodepth_batch_complete_max));
+		return;
+	}
 	if (!stop && !td->draining && !busy && td->replay) {
 		struct fio_io_u *u = get_io_u(td);
 		g_assert(u);
@@ -2298,6 +2333,10 @@ static void do_io(struct fio_thread *td)
 			return;
 		}
 		put_io_u(td, u);
+		if (td->file_busy) {
+			do_io(td);
+			return;
+		}
 		if (td->round_wait) {
 			fio_resume(td);
 			return;
@@ -2736,12 +2775,6 @@ static bool setup_files(struct fio_thread *td, GError **err)
 	uint64_t min_bs = UINT64_MAX;
 	for (int d = 0; d < FIO_DDIR_COUNT; d++)
 		min_bs = MIN(min_bs, o->min_bs[d] ? o->min_bs[d] : o->bs[d]);
-	/* fio keeps one zone state per job but applies it to whichever
-	 * file is next: with several files its order follows no rule worth
-	 * modelling. */
-	if (o->zone_strided && names->len > 1)
-		return refuse(job, "zonemode", err,
-			      "strided zones over more than one file");
 	td->nfiles = names->len;
 	td->files = g_new0(struct fio_file, td->nfiles);
 	for (unsigned i = 0; i < td->nfiles; i++) {

@@ -180,6 +180,7 @@ struct fio_thread {
 	struct fsync_op fsync;		/* that sync (libaio's, in the thread) */
 	struct fio_io_u *requeued;	/* a trim behind queued I/O (FIO_Q_BUSY) */
 	bool requeue_reaped;		/* and the reap that follows is done */
+	bool file_busy;		/* get_next_file's -EBUSY: reap, then fill */
 	struct discard_op trim;
 	/* trimwrite: the write of the blocks just trimmed is due */
 	bool tw_write_due;
