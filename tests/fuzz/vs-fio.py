@@ -108,8 +108,10 @@ RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
 
 # which file a zipf, pareto or normal file service serves next depends on
 # which I/Os have been reaped (a file closed with I/Os in flight is passed
-# over until they are): only libaio, whose buffered I/Os complete inside
-# io_submit, reaps in an order that does not depend on timing
+# over until they are), and so does when openfiles= lets the next file
+# open (a done file closes with its last io_u): only libaio, whose
+# buffered I/Os complete inside io_submit, reaps in an order that does not
+# depend on timing; io_uring's reads from the device complete as they will
 NONUNIFORM = ("zipf", "pareto", "normal")
 
 
@@ -121,6 +123,8 @@ def job_lines(rng):
     for name, values in rng.sample(optional, rng.randint(1, 4)):
         if name == "file_service_type" and engine == "io_uring":
             values = [v for v in values if not v.startswith(NONUNIFORM)]
+        if name == "openfiles" and engine == "io_uring":
+            continue
         value = rng.choice(values)
         if value is None:
             lines.append(name)
