@@ -1287,9 +1287,8 @@ static bool fill_io_u(struct fio_thread *td, struct fio_io_u *u)
 	}
 	for (;;) {
 		struct fio_file *f = serve_next_file(td);
-		if (!f && !td->tw_write_due)
+		if (!f)
 			return false;
-		td->file_busy = false;
 		enum fio_ddir d = td->ddir_chosen ? td->next_ddir : pick_ddir(td);
 
 		td->ddir_chosen = false;
@@ -2182,6 +2181,24 @@ static bool quiesce_step(struct fio_thread *td)
 	return false;
 }
 
+/* get_next_file's -EBUSY with I/Os in flight: do_io reaps before it
+ * fills again (io_u_queued_complete, which commits what is queued
+ * first; file_busy stays until that reap). */
+static void reap_busy(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	if (td->queued) {
+		td->queued = 0;
+		td->eng->commit(td);
+		return;
+	}
+	td->file_busy = false;
+	td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
+					   td->inflight)),
+			   MAX(1u, o->iodepth_batch_complete_max));
+}
+
 static void do_io(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
@@ -2288,17 +2305,7 @@ static void do_io(struct fio_thread *td)
 		return;
 	}
 	if (td->file_busy) {
-		/* -EBUSY from get_next_file: do_io reaps (io_u_queued_complete,
-		 * which commits first) before it fills again */
-		if (td->queued) {
-			td->queued = 0;
-			td->eng->commit(td);
-			return;
-		}
-		td->file_busy = false;
-		td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
-						   td->inflight)),
-				   MAX(1u, o->iodepth_batch_complete_max));
+		reap_busy(td);
 		return;
 	}
 	if (!stop && !td->draining && !busy && td->replay) {
@@ -2334,7 +2341,7 @@ static void do_io(struct fio_thread *td)
 		}
 		put_io_u(td, u);
 		if (td->file_busy) {
-			do_io(td);
+			reap_busy(td);
 			return;
 		}
 		if (td->round_wait) {
