@@ -229,6 +229,8 @@ EXTRA_DIST += tests/fio-offsets.sh tests/offsets-vs-fio.sh tests/directory-list.
 	tests/create-on-open.sh tests/file-append.sh tests/time-based-vs-fio.sh
 TESTS += tests/run-status.sh
 EXTRA_DIST += tests/run-status.sh
+TESTS += tests/pre-read-empty.sh
+EXTRA_DIST += tests/pre-read-empty.sh
 TESTS += tests/reproduce-uring-bench.sh
 EXTRA_DIST += tests/reproduce-uring-bench.sh
 TESTS += tests/blkdev-dio.sh

@@ -2851,6 +2851,26 @@ static bool setup_files(struct fio_thread *td, GError **err)
 						    "with --file=%s=SIZE", f->path, f->path);
 				return false;
 			}
+			/* extend_file: a job that only writes, without
+			 * overwrite=1, fallocates the file it creates and
+			 * writes nothing; fallocate=none or keep leaves it
+			 * empty, and pre_read's first read() comes back
+			 * short (EIO) */
+			if (o->pre_read && !dev && !before && !o->overwrite &&
+			    !fio_rw_does(o->rw, FIO_DDIR_READ) &&
+			    (o->fallocate == FIO_FALLOC_NONE ||
+			     o->fallocate == FIO_FALLOC_KEEP)) {
+				jobopt_location(job, "pre_read", &ofile, &oline);
+				storsim_input_error(err, ofile, oline, "pre_read",
+						    "'%s' does not exist, and a job that "
+						    "only writes would create it empty "
+						    "(fallocate=%s), so fio's pre_read "
+						    "fails (EIO), which is not modelled; "
+						    "give the file with --file=%s=SIZE",
+						    f->path, o->fallocate == FIO_FALLOC_NONE ?
+						    "none" : "keep", f->path);
+				return false;
+			}
 			/* setup_files: a file that ends before the region
 			 * does is laid out again at the region's end
 			 * (extend_file unlinks it and writes it anew) */

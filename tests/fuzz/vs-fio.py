@@ -11,7 +11,8 @@ io_size, number_ios, syncs, rwmix, percentage_random, distributions,
 norandommap, randseed, blockalign, rw_sequencer, strided zones,
 random_generator, offset_align, verify, fsync_on_close, openfiles,
 file_append, pre_read, unified_rw_reporting, bs_is_seq_rand,
-bs_unaligned, allrandrepeat). Each job
+bs_unaligned, allrandrepeat, direct, sync, fallocate, unlink, and the
+queue's batches and low mark). Each job
 runs with a synchronous engine, or libaio or io_uring at depth 4 without
 periodic syncs, on real files in a scratch directory, whose order fio keeps
 whatever the timing, once in fio (on this machine's file system)
@@ -66,7 +67,7 @@ OPTIONAL = [
     ("filesize", ["512k", "256k-2m", "101k"]),
     ("nrfiles", ["2", "3"]),
     ("file_service_type", ["random", "sequential", "roundrobin:2", "random:3",
-                           "zipf:1.2", "pareto:0.5", "normal:20"]),
+                           "zipf:1.2", "pareto:0.5", "normal:20", "gauss:5"]),
     ("loops", ["2", "3"]),
     # a percentage stays when bytes follow it (fio's str_offset_cb)
     ("offset", ["64k", "10%", "10% offset=64k"]),
@@ -101,7 +102,15 @@ OPTIONAL = [
     ("file_append", ["1"]),
     ("pre_read", ["1"]),
     ("unified_rw_reporting", ["1"]),
+    ("direct", ["1"]), ("sync", ["1"]),
+    ("fallocate", ["none", "posix", "keep"]),
+    ("unlink", ["1"]),
+    # the queue's batches; a synchronous engine draws none of them
+    ("iodepth_batch_submit", ["2"]), ("iodepth_batch_complete_min", ["2"]),
+    ("iodepth_low", ["2"]),
 ]
+QUEUE_ONLY = ("iodepth_batch_submit", "iodepth_batch_complete_min",
+              "iodepth_low")
 RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
       "write:-8k", "randwrite:2"]
 
@@ -112,14 +121,15 @@ RW = ["read", "write", "randread", "randwrite", "rw", "randrw", "read:8k",
 # open (a done file closes with its last io_u): only libaio, whose
 # buffered I/Os complete inside io_submit, reaps in an order that does not
 # depend on timing; io_uring's reads from the device complete as they will
-NONUNIFORM = ("zipf", "pareto", "normal")
+NONUNIFORM = ("zipf", "pareto", "normal", "gauss")
 
 
 def job_lines(rng):
     engine, *more = rng.choice(ENGINES).split()
     lines = ["ioengine=" + engine] + more + ["rw=" + rng.choice(RW)]
     optional = [o for o in OPTIONAL
-                if not more or o[0] not in PERIODIC_SYNCS]
+                if (not more or o[0] not in PERIODIC_SYNCS) and
+                (more or o[0] not in QUEUE_ONLY)]
     for name, values in rng.sample(optional, rng.randint(1, 4)):
         if name == "file_service_type" and engine == "io_uring":
             values = [v for v in values if not v.startswith(NONUNIFORM)]
