@@ -2492,6 +2492,18 @@ static bool refuse(const struct job *job, const char *option, GError **err,
 	return false;
 }
 
+/* Refuse a job, at option's line, for a file that does not exist and
+ * that fio would create in a way the model does not follow (why). */
+static bool refuse_new_file(const struct job *job, const char *option,
+			    const char *path, const char *why, GError **err)
+{
+	g_autofree char *msg = g_strdup_printf(
+		"'%s' does not exist, and %s, which is not modelled; give the "
+		"file with --file=%s=SIZE", path, why, path);
+
+	return refuse(job, option, err, msg);
+}
+
 /* What the job asks for that the simulation would get wrong. */
 static bool check_modelled(const struct job *job, GError **err)
 {
@@ -2841,16 +2853,11 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			/* setup_files with create_on_open lays nothing out:
 			 * the file is created empty as it is opened, so fio's
 			 * reads of it fail (EIO) and its writes extend it */
-			if (o->create_on_open && !dev && !before) {
-				jobopt_location(job, "create_on_open", &ofile, &oline);
-				storsim_input_error(err, ofile, oline, "create_on_open",
-						    "'%s' does not exist, and fio would "
-						    "create it empty, not laid out (its "
-						    "reads fail, its writes extend it), "
-						    "which is not modelled; give the file "
-						    "with --file=%s=SIZE", f->path, f->path);
-				return false;
-			}
+			if (o->create_on_open && !dev && !before)
+				return refuse_new_file(job, "create_on_open", f->path,
+						       "fio would create it empty, not "
+						       "laid out (its reads fail, its "
+						       "writes extend it)", err);
 			/* extend_file: a job that only writes, without
 			 * overwrite=1, fallocates the file it creates and
 			 * writes nothing; fallocate=none or keep leaves it
@@ -2860,16 +2867,14 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			    !fio_rw_does(o->rw, FIO_DDIR_READ) &&
 			    (o->fallocate == FIO_FALLOC_NONE ||
 			     o->fallocate == FIO_FALLOC_KEEP)) {
-				jobopt_location(job, "pre_read", &ofile, &oline);
-				storsim_input_error(err, ofile, oline, "pre_read",
-						    "'%s' does not exist, and a job that "
-						    "only writes would create it empty "
-						    "(fallocate=%s), so fio's pre_read "
-						    "fails (EIO), which is not modelled; "
-						    "give the file with --file=%s=SIZE",
-						    f->path, o->fallocate == FIO_FALLOC_NONE ?
-						    "none" : "keep", f->path);
-				return false;
+				return refuse_new_file(job, "pre_read", f->path,
+						       o->fallocate == FIO_FALLOC_NONE ?
+						       "a job that only writes would create "
+						       "it empty (fallocate=none), so fio's "
+						       "pre_read fails (EIO)" :
+						       "a job that only writes would create "
+						       "it empty (fallocate=keep), so fio's "
+						       "pre_read fails (EIO)", err);
 			}
 			/* setup_files: a file that ends before the region
 			 * does is laid out again at the region's end
