@@ -44,6 +44,7 @@
 #include <glib.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "config.h"
@@ -2181,22 +2182,30 @@ static bool quiesce_step(struct fio_thread *td)
 	return false;
 }
 
+/* wait_for_completions: reap at least iodepth_batch_complete_min of what
+ * is in flight (at least one), at most iodepth_batch_complete_max (which
+ * fixup_options keeps at or above the min). */
+static void reap_some(struct fio_thread *td)
+{
+	const struct job_options *o = td->o;
+
+	td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
+					   td->inflight)),
+			   MAX(1u, o->iodepth_batch_complete_max));
+}
+
 /* get_next_file's -EBUSY with I/Os in flight: do_io reaps before it
  * fills again (io_u_queued_complete, which commits what is queued
  * first; file_busy stays until that reap). */
 static void reap_busy(struct fio_thread *td)
 {
-	const struct job_options *o = td->o;
-
 	if (td->queued) {
 		td->queued = 0;
 		td->eng->commit(td);
 		return;
 	}
 	td->file_busy = false;
-	td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
-					   td->inflight)),
-			   MAX(1u, o->iodepth_batch_complete_max));
+	reap_some(td);
 }
 
 static void do_io(struct fio_thread *td)
@@ -2293,9 +2302,7 @@ static void do_io(struct fio_thread *td)
 		 * (wait_for_completions) before it queues the io_u again. */
 		if (td->inflight && !td->requeue_reaped) {
 			td->requeue_reaped = true;
-			td->eng->getevents(td, MAX(1u, MIN(o->iodepth_batch_complete_min,
-							   td->inflight)),
-					   MAX(1u, o->iodepth_batch_complete_max));
+			reap_some(td);
 			return;
 		}
 		struct fio_io_u *u = td->requeued;
@@ -2357,13 +2364,11 @@ static void do_io(struct fio_thread *td)
 		return;
 	}
 	if (td->inflight) {
-		/* wait_for_completions: at least iodepth_batch_complete_min
-		 * when the queue is full; everything when quiescing. */
-		unsigned min = stop ? td->inflight :
-			       MAX(1u, MIN(o->iodepth_batch_complete_min, td->inflight));
-		unsigned max = stop ? td->inflight :
-			       MAX(min, o->iodepth_batch_complete_max);
-		td->eng->getevents(td, min, max);
+		/* everything when quiescing */
+		if (stop)
+			td->eng->getevents(td, td->inflight, td->inflight);
+		else
+			reap_some(td);
 		return;
 	}
 	if (end_fsync_step(td))
@@ -2493,14 +2498,19 @@ static bool refuse(const struct job *job, const char *option, GError **err,
 }
 
 /* Refuse a job, at option's line, for a file that does not exist and
- * that fio would create in a way the model does not follow (why). */
-static bool refuse_new_file(const struct job *job, const char *option,
-			    const char *path, const char *why, GError **err)
+ * that fio would create in a way the model does not follow (why_fmt). */
+static bool G_GNUC_PRINTF(5, 6)
+refuse_new_file(const struct job *job, const char *option, GError **err,
+		const char *path, const char *why_fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, why_fmt);
+	g_autofree char *why = g_strdup_vprintf(why_fmt, ap);
+	va_end(ap);
 	g_autofree char *msg = g_strdup_printf(
 		"'%s' does not exist, and %s, which is not modelled; give the "
 		"file with --file=%s=SIZE", path, why, path);
-
 	return refuse(job, option, err, msg);
 }
 
@@ -2854,10 +2864,10 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			 * the file is created empty as it is opened, so fio's
 			 * reads of it fail (EIO) and its writes extend it */
 			if (o->create_on_open && !dev && !before)
-				return refuse_new_file(job, "create_on_open", f->path,
+				return refuse_new_file(job, "create_on_open", err, f->path,
 						       "fio would create it empty, not "
 						       "laid out (its reads fail, its "
-						       "writes extend it)", err);
+						       "writes extend it)");
 			/* extend_file: a job that only writes, without
 			 * overwrite=1, fallocates the file it creates and
 			 * writes nothing; fallocate=none or keep leaves it
@@ -2867,14 +2877,12 @@ static bool setup_files(struct fio_thread *td, GError **err)
 			    !fio_rw_does(o->rw, FIO_DDIR_READ) &&
 			    (o->fallocate == FIO_FALLOC_NONE ||
 			     o->fallocate == FIO_FALLOC_KEEP)) {
-				return refuse_new_file(job, "pre_read", f->path,
+				return refuse_new_file(job, "pre_read", err, f->path,
+						       "a job that only writes would create "
+						       "it empty (fallocate=%s), so fio's "
+						       "pre_read fails (EIO)",
 						       o->fallocate == FIO_FALLOC_NONE ?
-						       "a job that only writes would create "
-						       "it empty (fallocate=none), so fio's "
-						       "pre_read fails (EIO)" :
-						       "a job that only writes would create "
-						       "it empty (fallocate=keep), so fio's "
-						       "pre_read fails (EIO)", err);
+						       "none" : "keep");
 			}
 			/* setup_files: a file that ends before the region
 			 * does is laid out again at the region's end
