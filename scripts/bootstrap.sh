@@ -42,7 +42,7 @@ if [ ! -f Makefile ] || [ "$#" -gt 0 ]; then
 	echo "bootstrap: configure --enable-pgo $*"
 	./configure --enable-pgo "$@"
 fi
-if grep -q '^PGO_USE_CFLAGS = .' Makefile && [ ! -d pgo-data ]; then
+if grep -q '^PGO_USE_CFLAGS = .' Makefile && [ ! -f pgo-data/trained ]; then
 	echo "bootstrap: make pgo-profile (an instrumented build and its training runs)"
 	make -j"$(nproc)" pgo-profile
 fi
