@@ -28,6 +28,7 @@ for figure in 'CPUs online, [0-9]+ usable' \
 	'^ +100000 +[0-9.]+ M/s +[0-9.]+ M/s +[0-9.]+x +[0-9.]+ M/s +[0-9.]+ MiB' \
 	'nocopy-bvec bs=4096 new .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'dio-caller-comp iodepth=16 patched .* M/s +[0-9.]+ +[0-9.]+ MiB' \
+	'^  \(the target, 3 M, is (met|not met)(; [0-9.]+ times real fio.s null engine today, where the target was set at 0\.91 times it)?\)$' \
 	'fio null engine iodepth=16 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'iolog replay, 1 M records, libaio QD32 .* M/s +[0-9.]+ +[0-9.]+ MiB' \
 	'^  (fio-[0-9.]+ +[0-9.]+ M IOPS|fio is not on PATH: skipped)' \
