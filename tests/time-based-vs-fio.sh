@@ -12,9 +12,11 @@
 # and with every file done the round ends, with end_fsync as any round
 # does, and the next starts over, the random numbers seeded again under
 # randrepeat. With verify, the round of an engine that queues also ends
-# once its bytes are issued, and its verify phase follows. storsim runs for the same simulated time, which holds
-# more I/Os than fio's: the first as many as fio issued must be equal, and
-# fio must have issued enough to pass the first restarts.
+# once its bytes are issued, and its verify phase follows. storsim runs for
+# the same simulated time, which may hold more I/Os than fio's or fewer
+# (fio on a fast machine's page cache issues more than the default host
+# profile does): as far as the shorter log goes they must be equal, and
+# both must have issued enough to pass the first restarts.
 . "$top_srcdir/tests/tap.sh"
 
 fio=$(fio333)
@@ -54,8 +56,12 @@ printf '%s\n' "$cases" | while read -r opts; do
 	iolog_ios fio.log | awk '{ l[NR] = $0; d[NR] = $2 }
 		END { n = NR; while (n && d[n] ~ /sync$/) n--
 		      for (i = 1; i <= n; i++) print l[i] }' >fio.ios
+	iolog_ios sim.log >sim.ios
 	n=$(wc -l <fio.ios)
-	iolog_ios sim.log | head -n "$n" >sim.ios
+	ns=$(wc -l <sim.ios)
+	[ "$ns" -ge "$n" ] || n=$ns
+	head -n "$n" fio.ios >fio.head && mv fio.head fio.ios
+	head -n "$n" sim.ios >sim.head && mv sim.head sim.ios
 	# 200 I/Os pass the first restarts of every case (16 blocks each)
 	check "$opts: storsim's first $n I/Os are fio's" \
 		sh -c "test $n -ge 200 && cmp -s fio.ios sim.ios"
