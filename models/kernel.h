@@ -11,7 +11,7 @@
 
 #include <stdbool.h>
 
-#include "params.h"
+#include "engine/params.h"
 
 struct kernel_features {
 	/* iomap: IOCB_DIO_CALLER_COMP (Linux 6.6): an async DIO write

@@ -3,35 +3,26 @@ libstorsim_a_SOURCES += \
 	models/kernel.c models/kernel.h \
 	models/host/host.c models/host/host.h \
 	models/host/cpuidle.c models/host/cpuidle.h \
-	models/block/blk_mq.c models/block/blk_mq.h \
-	models/block/mq_deadline.c models/block/mq_deadline.h \
-	models/drivers/null_blk.c models/drivers/null_blk.h \
+	models/host/workqueue.c models/host/workqueue.h \
+	models/syscalls/io_uring.c models/syscalls/io_uring.h \
+	models/syscalls/io_wq.c models/syscalls/io_wq.h \
+	models/syscalls/aio.c models/syscalls/aio.h \
+	models/syscalls/sync_rw.c models/syscalls/sync_rw.h \
 	models/fs/vfs.h \
-	models/fs/blkdev.c models/fs/blkdev.h \
 	models/fs/fs.c models/fs/fs.h \
 	models/fs/iomap_dio.c models/fs/iomap_dio.h \
 	models/fs/pagecache.c models/fs/pagecache.h \
 	models/fs/buffered.c models/fs/buffered.h \
 	models/fs/writeback.c models/fs/writeback.h \
-	models/fs/sync_rw.c models/fs/sync_rw.h \
-	models/host/workqueue.c models/host/workqueue.h \
-	models/engines/io_uring.c models/engines/io_uring.h \
-	models/engines/io_wq.c models/engines/io_wq.h \
-	models/engines/t_io_uring.c models/engines/t_io_uring.h \
-	models/engines/fio.c models/engines/fio.h models/engines/fio_engine.h \
-	models/engines/fio_engines.c models/engines/fio_rand.c models/engines/fio_rand.h \
-	models/engines/fio_randmap.c models/engines/fio_randmap.h \
-	models/engines/fio_taus.c models/engines/fio_taus.h \
-	models/engines/fio_lfsr.c models/engines/fio_lfsr.h \
-	models/engines/fio_replay.c models/engines/fio_replay.h \
-	models/engines/aio.c models/engines/aio.h \
+	models/block/blkdev.c models/block/blkdev.h \
+	models/block/blk_mq.c models/block/blk_mq.h \
+	models/block/mq_deadline.c models/block/mq_deadline.h \
 	models/drivers/nvme.c models/drivers/nvme.h \
-	models/registry.c models/registry.h \
-	models/skeleton/skeleton.c models/skeleton/skeleton.h
-libstorsim_a_SOURCES += \
+	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
-	models/devices/nvme_durability.c models/devices/nvme_durability.h
-# Profiles: hosts/, devices/, filesystems/ (see sim/profile.h).
+	models/devices/nvme_durability.c models/devices/nvme_durability.h \
+	models/skeleton/skeleton.c models/skeleton/skeleton.h
+# Profiles: hosts/, devices/, filesystems/ (see sim/system/profile.h).
 nobase_dist_pkgdata_DATA += \
 	models/profiles/devices/nand-nvme.json \
 	models/profiles/devices/null_blk.json \

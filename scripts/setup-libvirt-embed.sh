@@ -10,7 +10,7 @@
 # uses and creates the users; running it again changes nothing.
 #
 # The per-root qemu.conf (stdio_handler, user, group) is written by the
-# launcher itself (sim/guest-libvirt.c), since it belongs to the root
+# launcher itself (sim/validate/guest-libvirt.c), since it belongs to the root
 # directory it is given.
 set -eu
 

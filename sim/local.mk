@@ -1,46 +1,66 @@
-# sim/: the engine and the program around it.
-libstorsim_a_SOURCES += \
-	sim/evq.c sim/evq.h \
-	sim/sim.c sim/sim.h \
-	sim/rng.c sim/rng.h \
-	sim/util.c sim/util.h \
-	sim/progress.c sim/progress.h \
-	sim/pool.c sim/pool.h \
-	sim/params.c sim/params.h \
-	sim/stage.c sim/stage.h \
-	sim/profile.c sim/profile.h \
-	sim/system.c sim/system.h \
-	sim/commands.h \
-	sim/workload.c sim/workload.h \
-	sim/cmd_uring_bench.c \
-	sim/cmd_params.c \
-	sim/experiment.c sim/experiment.h \
-	sim/cmd_reproduce.c \
-	sim/report.c sim/report.h \
-	sim/io_trace.c sim/io_trace.h \
-	sim/cmd_run.c \
-	sim/cmd_sweep.c
-libstorsim_a_SOURCES += \
-	sim/stats.c sim/stats.h \
-	sim/fio_logs.c sim/fio_logs.h \
-	sim/output.c sim/output.h sim/output_int.h \
-	sim/output_json.c sim/output_normal.c sim/output_terse.c
-libstorsim_a_SOURCES += \
-	sim/options.c sim/options.h \
-	sim/jobfile.c sim/jobfile.h
-libstorsim_a_SOURCES += \
-	sim/qtest.c sim/qtest.h \
-	sim/nvme_tester.c sim/nvme_tester.h
-libstorsim_a_SOURCES += sim/validate.c sim/validate.h
+# sim/: everything that is not a model of the kernel or the device.
 
-# The full-system check's host side (docs/guest.md); the launcher only with
-# libvirt's headers: it loads the library when it starts a guest.
-libstorsim_a_SOURCES += sim/guest.c sim/guest.h
+# engine/: clock and event queue, components, random streams, pools,
+# parameter tables, stages, latency stamps and statistics.
+libstorsim_a_SOURCES += \
+	sim/engine/evq.c sim/engine/evq.h \
+	sim/engine/sim.c sim/engine/sim.h \
+	sim/engine/rng.c sim/engine/rng.h \
+	sim/engine/util.c sim/engine/util.h \
+	sim/engine/progress.c sim/engine/progress.h \
+	sim/engine/pool.c sim/engine/pool.h \
+	sim/engine/params.c sim/engine/params.h \
+	sim/engine/stage.c sim/engine/stage.h \
+	sim/engine/io_trace.c sim/engine/io_trace.h \
+	sim/engine/stats.c sim/engine/stats.h
+
+# system/: the registry of models, profiles, the system builder, and the
+# experiments and reports built on it.
+libstorsim_a_SOURCES += \
+	sim/system/registry.c sim/system/registry.h \
+	sim/system/profile.c sim/system/profile.h \
+	sim/system/system.c sim/system/system.h \
+	sim/system/workload.c sim/system/workload.h \
+	sim/system/experiment.c sim/system/experiment.h \
+	sim/system/report.c sim/system/report.h
+
+# workloads/: the front-ends that drive the stack.
+libstorsim_a_SOURCES += \
+	sim/workloads/fio/fio.c sim/workloads/fio/fio.h sim/workloads/fio/fio_engine.h \
+	sim/workloads/fio/fio_engines.c \
+	sim/workloads/fio/fio_rand.c sim/workloads/fio/fio_rand.h \
+	sim/workloads/fio/fio_randmap.c sim/workloads/fio/fio_randmap.h \
+	sim/workloads/fio/fio_taus.c sim/workloads/fio/fio_taus.h \
+	sim/workloads/fio/fio_lfsr.c sim/workloads/fio/fio_lfsr.h \
+	sim/workloads/fio/fio_replay.c sim/workloads/fio/fio_replay.h \
+	sim/workloads/fio/options.c sim/workloads/fio/options.h \
+	sim/workloads/fio/jobfile.c sim/workloads/fio/jobfile.h \
+	sim/workloads/fio/fio_logs.c sim/workloads/fio/fio_logs.h \
+	sim/workloads/fio/output.c sim/workloads/fio/output.h \
+	sim/workloads/fio/output_int.h sim/workloads/fio/output_json.c \
+	sim/workloads/fio/output_normal.c sim/workloads/fio/output_terse.c \
+	sim/workloads/t_io_uring/t_io_uring.c sim/workloads/t_io_uring/t_io_uring.h
+
+# trace/: block-trace readers (fio iolog, blktrace, MSR/SPC CSV, DiskSim).
+libstorsim_a_SOURCES += \
+	sim/trace/trace.c sim/trace/trace.h sim/trace/trace_int.h \
+	sim/trace/trace_iolog.c sim/trace/trace_blktrace.c sim/trace/trace_csv.c
+
+# validate/: the NVMe model against QEMU's (qtest), and the full-system
+# check's host side (docs/guest.md); the launcher only with libvirt's
+# headers: it loads the library when it starts a guest.
+libstorsim_a_SOURCES += \
+	sim/validate/qtest.c sim/validate/qtest.h \
+	sim/validate/nvme_tester.c sim/validate/nvme_tester.h \
+	sim/validate/validate.c sim/validate/validate.h \
+	sim/validate/guest.c sim/validate/guest.h
 if HAVE_LIBVIRT
-libstorsim_a_SOURCES += sim/guest-libvirt.c
+libstorsim_a_SOURCES += sim/validate/guest-libvirt.c
 AM_CPPFLAGS += -DSTORSIM_HAVE_LIBVIRT $(LIBVIRT_CFLAGS)
 endif
+
+# cli/: the commands; main() alone is outside the library.
 libstorsim_a_SOURCES += \
-	sim/trace.c sim/trace.h sim/trace_int.h \
-	sim/trace_iolog.c sim/trace_blktrace.c sim/trace_csv.c \
-	sim/cmd_trace.c
+	sim/cli/commands.h \
+	sim/cli/cmd_run.c sim/cli/cmd_uring_bench.c sim/cli/cmd_params.c \
+	sim/cli/cmd_reproduce.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c

@@ -90,7 +90,7 @@ EXTRA_DIST += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh tests/
 # the target with the normal compiler (and sanitizers, if configured); with
 # clang's libFuzzer the target is also built for a 20 s run in make check
 # and a 10 min one in make fuzz-long.
-FUZZ_JOBFILE_SRC = sim/jobfile.c sim/options.c sim/util.c \
+FUZZ_JOBFILE_SRC = sim/workloads/fio/jobfile.c sim/workloads/fio/options.c sim/engine/util.c \
 	tests/fuzz/fuzz-jobfile.c
 check_PROGRAMS += tests/fuzz/fuzz-jobfile-replay
 tests_fuzz_fuzz_jobfile_replay_SOURCES = tests/fuzz/fuzz-jobfile.c tests/fuzz/replay.c
@@ -99,7 +99,7 @@ TESTS += tests/fuzz-jobfile.sh
 EXTRA_DIST += tests/fuzz-jobfile.sh tests/fuzz/corpus
 if HAVE_LIBFUZZER
 tests/fuzz/fuzz-jobfile: $(FUZZ_JOBFILE_SRC:%=$(top_srcdir)/%) \
-		$(top_srcdir)/sim/jobfile.h $(top_srcdir)/sim/options.h $(top_srcdir)/sim/util.h
+		$(top_srcdir)/sim/workloads/fio/jobfile.h $(top_srcdir)/sim/workloads/fio/options.h $(top_srcdir)/sim/engine/util.h
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-I$(top_srcdir)/sim -I$(top_builddir) $(GLIB_CFLAGS) \
@@ -188,7 +188,7 @@ EXTRA_DIST += tests/buffered-partial-block.sh
 TESTS += tests/experiment-errors.sh
 EXTRA_DIST += tests/experiment-errors.sh
 
-# The full-system check's host side (sim/guest.c), without a VM.
+# The full-system check's host side (sim/validate/guest.c), without a VM.
 check_PROGRAMS += tests/unit/test-guest
 tests_unit_test_guest_SOURCES = tests/unit/test-guest.c
 tests_unit_test_guest_LDADD = $(STORSIM_LIBS)
@@ -259,8 +259,8 @@ TESTS += tests/unit/test-trace-stream
 
 # Fuzzing the trace readers, as the job file reader is fuzzed (replay.c is
 # the jobfile branch's replay driver, the same file).
-FUZZ_TRACE_SRC = sim/trace.c sim/trace_iolog.c sim/trace_blktrace.c \
-	sim/trace_csv.c sim/util.c tests/fuzz/fuzz-trace.c
+FUZZ_TRACE_SRC = sim/trace/trace.c sim/trace/trace_iolog.c sim/trace/trace_blktrace.c \
+	sim/trace/trace_csv.c sim/engine/util.c tests/fuzz/fuzz-trace.c
 check_PROGRAMS += tests/fuzz/fuzz-trace-replay
 tests_fuzz_fuzz_trace_replay_SOURCES = tests/fuzz/fuzz-trace.c tests/fuzz/replay.c
 tests_fuzz_fuzz_trace_replay_LDADD = $(STORSIM_LIBS)
@@ -268,7 +268,7 @@ TESTS += tests/fuzz-trace.sh
 EXTRA_DIST += tests/fuzz-trace.sh tests/fuzz/corpus-trace
 if HAVE_LIBFUZZER
 tests/fuzz/fuzz-trace: $(FUZZ_TRACE_SRC:%=$(top_srcdir)/%) \
-		$(top_srcdir)/sim/trace.h $(top_srcdir)/sim/trace_int.h $(top_srcdir)/sim/util.h
+		$(top_srcdir)/sim/trace/trace.h $(top_srcdir)/sim/trace/trace_int.h $(top_srcdir)/sim/engine/util.h
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-I$(top_srcdir)/sim -I$(top_builddir) $(GLIB_CFLAGS) \

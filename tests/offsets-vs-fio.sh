@@ -10,7 +10,7 @@
 # the one drawn is used, draws the size after the offset and cuts it
 # short at a block already done, and keeps a sequential position per
 # direction; storsim does the same
-# (models/engines/fio_taus.c, fio_lfsr.c, fio.c), and names its files as fio does
+# (sim/workloads/fio/fio_taus.c, fio_lfsr.c, fio.c), and names its files as fio does
 # (directory=, a list of them, with filename=). Each case runs with the null engine
 # after a short sequential job, so that the job compared is fio's thread
 # 2, and the file, direction, offset and length of each I/O that fio

@@ -56,7 +56,7 @@
 #include <string.h>
 
 #include "block/blk_mq.h"
-#include "pool.h"
+#include "engine/pool.h"
 
 #define P(field) offsetof(struct blk_mq_params, field)
 

@@ -18,8 +18,8 @@
 
 #include "block/mq_deadline.h"
 #include "host/host.h"
-#include "io_trace.h"
-#include "params.h"
+#include "engine/io_trace.h"
+#include "engine/params.h"
 
 struct blk_queue;
 struct blk_hctx;

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-#include "params.h"
-#include "sim.h"
+#include "engine/params.h"
+#include "engine/sim.h"
 
 /* Its tunables (queue/iosched/) and CPU costs: host profile, model
  * "mq_deadline". */

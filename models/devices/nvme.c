@@ -49,8 +49,8 @@
 #include "nvme.h"
 #include "nvme_durability.h"
 #include "nvme_spec.h"
-#include "profile.h"
-#include "util.h"
+#include "system/profile.h"
+#include "engine/util.h"
 
 /* --- parameters --------------------------------------------------------- */
 

@@ -39,8 +39,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "params.h"
-#include "sim.h"
+#include "engine/params.h"
+#include "engine/sim.h"
 
 struct nvme_dev;
 

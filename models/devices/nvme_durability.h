@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rng.h"
-#include "sim.h"
+#include "engine/rng.h"
+#include "engine/sim.h"
 
 struct dur_node;
 

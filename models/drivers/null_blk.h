@@ -6,7 +6,7 @@
 
 #include "block/blk_mq.h"
 #include "kernel.h"
-#include "params.h"
+#include "engine/params.h"
 
 enum null_irqmode { NULL_IRQ_NONE, NULL_IRQ_SOFTIRQ, NULL_IRQ_TIMER };
 

@@ -34,7 +34,7 @@
 
 #include "devices/nvme_spec.h"
 #include "drivers/nvme.h"
-#include "util.h"
+#include "engine/util.h"
 
 #define P(field) offsetof(struct nvme_drv_params, field)
 const struct param_def nvme_drv_param_table[] = {

@@ -8,7 +8,7 @@
 #include "block/blk_mq.h"
 #include "devices/nvme.h"
 #include "kernel.h"
-#include "params.h"
+#include "engine/params.h"
 
 /* CPU costs and driver settings (host profile, model "nvme_drv"). */
 struct nvme_drv_params {

@@ -43,7 +43,7 @@
 #include "fs/buffered.h"
 #include "fs/pagecache.h"
 #include "fs/writeback.h"
-#include "pool.h"
+#include "engine/pool.h"
 
 struct ra_io {			/* a read bio's folios */
 	struct mapping *m;

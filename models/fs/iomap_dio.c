@@ -33,8 +33,8 @@
 #include "fs/writeback.h"
 #include "fs/fs.h"
 #include "fs/iomap_dio.h"
-#include "pool.h"
-#include "util.h"
+#include "engine/pool.h"
+#include "engine/util.h"
 
 struct iomap_dio {
 	struct kiocb *iocb;

@@ -39,7 +39,7 @@
 #include <string.h>
 
 #include "fs/pagecache.h"
-#include "pool.h"
+#include "engine/pool.h"
 
 #define P(field) offsetof(struct pagecache_params, field)
 const struct param_def pagecache_param_table[] = {

@@ -9,7 +9,7 @@
 
 #include "fs/vfs.h"
 #include "host/host.h"
-#include "params.h"
+#include "engine/params.h"
 
 /* CPU costs and limits (host profile, model "pagecache"). */
 struct pagecache_params {

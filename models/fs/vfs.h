@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "host/host.h"
-#include "io_trace.h"
+#include "engine/io_trace.h"
 
 #define EIOCBQUEUED 529		/* the kernel's "completion will follow" */
 /* Passed to ki_complete by an async page-unlock wake-up (IOCB_WAITQ): the

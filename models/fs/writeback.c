@@ -35,7 +35,7 @@
 #include <glib.h>
 
 #include "fs/writeback.h"
-#include "pool.h"
+#include "engine/pool.h"
 
 #define WB_BIO_MAX (1024 * 1024)	/* bytes per writeback bio */
 

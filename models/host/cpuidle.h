@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim.h"
+#include "engine/sim.h"
 
 #define IDLE_STATES_MAX 8
 #define MENU_BUCKETS 12

@@ -84,7 +84,7 @@
 
 #include "cpuidle.h"
 #include "host.h"
-#include "util.h"
+#include "engine/util.h"
 
 enum ms_kind {
 	MS_ACTION,	/* a side effect: deliver, then keep going */

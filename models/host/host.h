@@ -37,9 +37,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "params.h"
-#include "sim.h"
-#include "stage.h"
+#include "engine/params.h"
+#include "engine/sim.h"
+#include "engine/stage.h"
 
 #define HOST_MAX_CPUS 256
 

@@ -5,7 +5,7 @@
 #define STORSIM_WORKQUEUE_H
 
 #include "host/host.h"
-#include "params.h"
+#include "engine/params.h"
 
 /* CPU costs (host profile, model "workqueue"). */
 struct workqueue_params {

@@ -7,7 +7,7 @@
 #define STORSIM_SKELETON_H
 
 #include "host/host.h"
-#include "params.h"
+#include "engine/params.h"
 
 /* Parameters (one field per row of skeleton_param_table). */
 struct skeleton_params {

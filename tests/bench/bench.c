@@ -40,9 +40,9 @@
 #include <json-c/json.h>
 
 #include "config.h"
-#include "experiment.h"
-#include "sim.h"
-#include "workload.h"
+#include "system/experiment.h"
+#include "engine/sim.h"
+#include "system/workload.h"
 
 #define MIB 1048576.0
 

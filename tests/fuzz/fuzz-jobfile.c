@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "jobfile.h"
+#include "workloads/fio/jobfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <gio/gio.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

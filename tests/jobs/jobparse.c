@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jobfile.h"
-#include "util.h"
+#include "workloads/fio/jobfile.h"
+#include "engine/util.h"
 
 static void print_job(const struct job *j)
 {

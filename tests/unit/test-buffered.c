@@ -13,8 +13,8 @@
 
 #include "devices/nvme.h"
 #include "drivers/nvme.h"
-#include "system.h"
-#include "workload.h"
+#include "system/system.h"
+#include "system/workload.h"
 
 #define K 1024
 

@@ -6,7 +6,7 @@
  */
 #include <glib.h>
 
-#include "sim.h"
+#include "engine/sim.h"
 
 struct recorder {
 	struct sim_component c;

@@ -1,5 +1,5 @@
 /*
- * fio's LFSR block order (models/engines/fio_lfsr.c): the blocks are
+ * fio's LFSR block order (sim/workloads/fio/fio_lfsr.c): the blocks are
  * those fio 3.33 wrote to its iolog for the same job (null engine,
  * bs=4k, rw=randread, random_generator=lfsr, fio's first thread,
  * measured on the development machine); every pass visits each block
@@ -7,9 +7,9 @@
  */
 #include <glib.h>
 
-#include "engines/fio_lfsr.h"
-#include "engines/fio_taus.h"
-#include "options.h"
+#include "workloads/fio/fio_lfsr.h"
+#include "workloads/fio/fio_taus.h"
+#include "workloads/fio/options.h"
 
 /* the offsets' seed of fio's first thread with the default randrepeat=1 */
 static uint64_t first_thread_seed(void)

@@ -1,8 +1,8 @@
 /*
- * fio's log files (sim/fio_logs.c): names, line layout, per-I/O values,
+ * fio's log files (sim/workloads/fio/fio_logs.c): names, line layout, per-I/O values,
  * log_avg_msec windows, the bw/iops sampling fio switches to when it logs
  * them, per_job_logs=0 appending, and errors naming the option. Expected
- * lines are worked out by hand from fio 3.33's rules (sim/fio_logs.c
+ * lines are worked out by hand from fio 3.33's rules (sim/workloads/fio/fio_logs.c
  * cites them), not taken from the code's output.
  */
 #include <glib.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fio_logs.h"
+#include "workloads/fio/fio_logs.h"
 
 #define MS SIM_MSEC
 

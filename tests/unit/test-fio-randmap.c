@@ -1,5 +1,5 @@
 /*
- * fio's random map (models/engines/fio_randmap.c): a free block is taken
+ * fio's random map (sim/workloads/fio/fio_randmap.c): a free block is taken
  * as drawn, a used one gives way to the next free block after it, round
  * to the start, and a full map answers FIO_RANDMAP_NONE until cleared; a
  * run of blocks is taken up to the first used one; the search alone
@@ -8,7 +8,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "engines/fio_randmap.h"
+#include "workloads/fio/fio_randmap.h"
 
 static void test_free_block_is_taken_as_drawn(void)
 {

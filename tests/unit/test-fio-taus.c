@@ -1,5 +1,5 @@
 /*
- * fio's offset generator (models/engines/fio_taus.c): the first blocks it
+ * fio's offset generator (sim/workloads/fio/fio_taus.c): the first blocks it
  * draws from a 4096-block file are those fio 3.33 wrote to its iolog for
  * the same job (null engine, size=16m, bs=4k, rw=randread, norandommap,
  * 8 I/Os, measured on the development machine), for each generator and
@@ -7,8 +7,8 @@
  */
 #include <glib.h>
 
-#include "engines/fio_taus.h"
-#include "options.h"
+#include "workloads/fio/fio_taus.h"
+#include "workloads/fio/options.h"
 
 #define NBLOCKS 4096
 

@@ -1,5 +1,5 @@
 /*
- * Tests of the full-system check's host side that need no VM (sim/guest.c):
+ * Tests of the full-system check's host side that need no VM (sim/validate/guest.c):
  * the sweep spec, the extractor of fio JSON from a serial log, fio JSON
  * results, the comparison and its reports, and the domain XML. The fio
  * documents are built here with the keys fio 3.33 writes
@@ -11,8 +11,8 @@
 #include <glib.h>
 #include <json-c/json.h>
 
-#include "guest.h"
-#include "util.h"
+#include "validate/guest.h"
+#include "engine/util.h"
 
 /* One direction of a job in a fio JSON document; p99 NAN leaves it out. */
 struct dir_figures {

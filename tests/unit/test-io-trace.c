@@ -1,11 +1,11 @@
 /*
- * Latency by layer (sim/io_trace.c): an I/O's stamps cut its latency into
+ * Latency by layer (sim/engine/io_trace.c): an I/O's stamps cut its latency into
  * layers that add up to it whatever is missing or out of order; an I/O
  * of several requests crosses a point when the last of them does.
  */
 #include <glib.h>
 
-#include "io_trace.h"
+#include "engine/io_trace.h"
 
 /* Stamps SUBMIT..COMPLETE at these times; 0 leaves one unset. */
 static struct io_trace trace_of(const sim_time t[IOS_NR])

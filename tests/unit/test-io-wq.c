@@ -9,8 +9,8 @@
  */
 #include <glib.h>
 
-#include "engines/io_wq.h"
-#include "workload.h"
+#include "syscalls/io_wq.h"
+#include "system/workload.h"
 
 #define NCPUS 4
 #define ITEMS_MAX 16

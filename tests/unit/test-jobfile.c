@@ -13,8 +13,8 @@
 
 #include <glib/gstdio.h>
 
-#include "jobfile.h"
-#include "util.h"
+#include "workloads/fio/jobfile.h"
+#include "engine/util.h"
 
 static const char *const test_environ[] = { "FIO_BS=16k", "EMPTY=", NULL };
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qtest.h"
-#include "validate.h"
+#include "validate/qtest.h"
+#include "validate/validate.h"
 
 struct verdict_case {
 	const char *path, *check, *qemu, *storsim;

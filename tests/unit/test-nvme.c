@@ -15,7 +15,7 @@
 
 #include "devices/nvme.h"
 #include "devices/nvme_spec.h"
-#include "nvme_tester.h"
+#include "validate/nvme_tester.h"
 
 #define IOQ_ENTRIES 8
 

@@ -11,8 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
-#include "util.h"
+#include "workloads/fio/options.h"
+#include "engine/util.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * 1024)

@@ -10,8 +10,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "output.h"
-#include "stats.h"
+#include "workloads/fio/output.h"
+#include "engine/stats.h"
 
 #define MAX_JOBS 8
 

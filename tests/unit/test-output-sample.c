@@ -11,8 +11,8 @@
  */
 #include <stdio.h>
 
-#include "output.h"
-#include "stats.h"
+#include "workloads/fio/output.h"
+#include "engine/stats.h"
 
 int main(int argc, char **argv)
 {

@@ -9,9 +9,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "output.h"
-#include "stats.h"
-#include "util.h"
+#include "workloads/fio/output.h"
+#include "engine/stats.h"
+#include "engine/util.h"
 
 /* --- num2str --- */
 

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
-#include "util.h"
+#include "engine/stats.h"
+#include "engine/util.h"
 
 /* --- histogram --- */
 

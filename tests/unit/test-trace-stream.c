@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 /* Far below what a trace held in memory would take: 3 million records of
  * 32 bytes are 96 MiB. */

@@ -10,8 +10,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "trace.h"
-#include "util.h"
+#include "trace/trace.h"
+#include "engine/util.h"
 
 static char *tmpdir;
 

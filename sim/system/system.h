@@ -1,0 +1,113 @@
+/*
+ * A simulated system: one host, its devices and file systems, the kernel
+ * features in force, built from profiles and command-line settings.
+ */
+#ifndef STORSIM_SYSTEM_H
+#define STORSIM_SYSTEM_H
+
+#include <glib.h>
+
+#include <json-c/json.h>
+
+#include "registry.h"
+#include "engine/sim.h"
+
+struct system_config {
+	char *host;		/* host profile name or path */
+	GPtrArray *devices;	/* "NAME=PROFILE", e.g. "nullb0=null_blk" */
+	GPtrArray *mounts;	/* "PATH=FSPROFILE:DEVICE", e.g. "/data=xfs:nvme0n1" */
+	GPtrArray *files;	/* "PATH=SIZE[:written|unwritten|sparse]" */
+	GPtrArray *sets;	/* "MODEL.PARAM=VALUE" or "DEVICE.PARAM=VALUE" */
+	GPtrArray *kernel;	/* "FEATURE=VALUE" */
+	char *power_loss;	/* "at:TIME" or "after:N"[@DEVICE] */
+	uint64_t seed;
+	char *timeline;		/* Trace Event JSON file to write, or NULL */
+	char *timeline_window;	/* "FROM:TO" in simulated time */
+};
+
+/* With no device named, a system has this NVMe drive with an XFS at /. */
+#define SYSTEM_DEFAULT_DEVICE "nvme0n1=optane-p5800x"
+#define SYSTEM_DEFAULT_MOUNT "/=xfs:nvme0n1"
+
+void system_config_init(struct system_config *c);
+void system_config_clear(struct system_config *c);
+/* dst (initialised) becomes a copy of src. */
+void system_config_copy(struct system_config *dst, const struct system_config *src);
+/* Add the GOption entries for the settings above to a context. */
+void system_config_add_options(struct system_config *c, GOptionContext *ctx);
+
+struct system_device {
+	char *name;
+	char *profile;
+	const struct model_info *model;
+	void *params;
+	struct blk_queue *q;
+	struct blkdev *bdev;
+	struct fs *raw_fs;	/* its page cache's bdev inode, once opened buffered */
+	struct null_blk *nullb;
+	struct nvme_drv *nvme;
+};
+
+struct system_mount {
+	char *path;
+	char *profile;
+	struct fs_params params;
+	struct system_device *dev;
+	struct fs *fs;
+};
+
+struct system {
+	struct sim sim;
+	struct stack_params sp;
+	struct kernel_features kf;
+	struct host *host;
+	struct pagecache *pc;	/* shared by every file system */
+	struct writeback *wb;	/* the page cache's */
+	char *host_profile;
+	GPtrArray *devices;	/* struct system_device * */
+	GPtrArray *mounts;	/* struct system_mount * */
+	GPtrArray *files;	/* struct sfile *, opened */
+	sim_time stats_epoch;	/* the last system_reset_stats */
+	struct sim_component comp;	/* timed power loss */
+	struct system_device *power_loss_dev;
+	sim_time power_loss_at;	/* 0: none, or by command count */
+	char *timeline_file;	/* --timeline */
+};
+
+/* How a job opens a file, and how it is laid out if it does not exist. */
+struct system_open_args {
+	const char *path;
+	bool direct;		/* O_DIRECT */
+	uint64_t create_size;	/* 0: the file must exist */
+	bool create_written;	/* lay it out written (else fallocated) */
+	bool create_fallocate;	/* unwritten extents, else holes */
+};
+
+struct system *system_new(const struct system_config *cfg, GError **err);
+void system_free(struct system *s);
+/* Open path for I/O: /dev/NAME opens a device, any other path a file on
+ * the file system mounted at its longest matching prefix. */
+struct sfile *system_open(struct system *s, const char *path, GError **err);
+struct sfile *system_open_args(struct system *s,
+			       const struct system_open_args *a, GError **err);
+/* The size of the file at path on its mount, 0 when it does not exist
+ * (what fio's get_file_sizes finds before a job lays its files out);
+ * a device's or an unmounted path's size is not asked here. */
+uint64_t system_file_size(struct system *s, const char *path);
+/* Disk statistics for fio's disk_util (struct output_disk), per device. */
+void system_disk_stats(const struct system *s, GArray *disks);
+/* Forget the accounting so far: CPU time, stages, disk statistics. */
+void system_reset_stats(struct system *s);
+/* Arm a power loss given with --power-loss at:TIME (counted from now). */
+void system_arm_power_loss(struct system *s);
+/* Whether a device lost power; its durability report. */
+bool system_power_lost(const struct system *s);
+void system_durability_report(const struct system *s, GString *text,
+			      json_object *json, uint64_t *violations);
+/* Write what each CPU ran (--timeline) as Trace Event JSON, for Perfetto
+ * or chrome://tracing; nothing without --timeline. */
+bool system_timeline_write(struct system *s, GError **err);
+/* One line per profile and setting, for reports. */
+void system_describe(const struct system *s, GString *out);
+
+#endif
