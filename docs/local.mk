@@ -10,7 +10,7 @@ EXTRA_DIST += docs/models/host.md docs/models/workqueue.md \
 	docs/models/blkdev.md docs/models/fs.md docs/models/io_uring.md \
 	docs/models/t_io_uring.md docs/models/fio.md docs/models/kernel.md \
 	docs/models/aio.md docs/models/pagecache.md docs/models/io_wq.md \
-	docs/models/mq-deadline.md
+	docs/models/mq-deadline.md docs/models/loop.md docs/models/shmem.md
 dist_doc_DATA += docs/design.md
 dist_doc_DATA += docs/reproductions.md
 dist_doc_DATA += docs/user-guide.md

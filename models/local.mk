@@ -14,11 +14,13 @@ libstorsim_a_SOURCES += \
 	models/fs/pagecache.c models/fs/pagecache.h \
 	models/fs/buffered.c models/fs/buffered.h \
 	models/fs/writeback.c models/fs/writeback.h \
+	models/fs/shmem.c models/fs/shmem.h \
 	models/block/blkdev.c models/block/blkdev.h \
 	models/block/blk_mq.c models/block/blk_mq.h \
 	models/block/mq_deadline.c models/block/mq_deadline.h \
 	models/drivers/nvme.c models/drivers/nvme.h \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
+	models/drivers/loop.c models/drivers/loop.h \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
 	models/devices/nvme_durability.c models/devices/nvme_durability.h \
 	models/skeleton/skeleton.c models/skeleton/skeleton.h
@@ -26,6 +28,7 @@ libstorsim_a_SOURCES += \
 nobase_dist_pkgdata_DATA += \
 	models/profiles/devices/nand-nvme.json \
 	models/profiles/devices/null_blk.json \
+	models/profiles/devices/loop-tmpfs.json \
 	models/profiles/devices/optane-p5800x.json \
 	models/profiles/devices/qemu-nvme.json \
 	models/profiles/devices/qemu-nvme-tcg.json \

@@ -365,3 +365,12 @@ tests_unit_test_mq_deadline_SOURCES = tests/unit/test-mq-deadline.c
 tests_unit_test_mq_deadline_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-mq-deadline tests/mq-deadline.sh
 EXTRA_DIST += tests/mq-deadline.sh
+
+# The loop driver over a tmpfs file, and /dev/loopN as a device
+check_PROGRAMS += tests/unit/test-loop
+tests_unit_test_loop_SOURCES = tests/unit/test-loop.c
+tests_unit_test_loop_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-loop
+TESTS += tests/loop-device.sh
+EXTRA_DIST += tests/loop-device.sh
+

@@ -14,6 +14,11 @@
  * kworkers are kernel threads: switching to one keeps the previous
  * address space (lazy TLB), which makes the switch cheaper.
  *
+ * A work function that loops over a list of its own (loop_process_work)
+ * asks with work_again() to be delivered once more as the worker's next
+ * step, without a second process_one_work: it takes one entry per step,
+ * so entries that arrive while it runs are seen in the same run.
+ *
  * Parameters (host profile, model "workqueue"), CPU time (ns):
  *   queue_work_ns    queue_work from the caller
  *   process_work_ns  the worker loop around each item
@@ -37,6 +42,7 @@ struct pool {
 	char name[40];
 	struct task *worker;
 	struct work *head, *tail;
+	struct work *again;	/* the item running asked to run once more */
 	bool idle;		/* the worker is asleep, waiting for work */
 };
 
@@ -58,8 +64,15 @@ static void pool_handle(struct sim_component *c, unsigned type, void *ptr,
 {
 	struct pool *pl = (struct pool *)c;
 	struct xctx *x = task_xctx(pl->worker);
-	struct work *w = pl->head;
+	struct work *w = pl->again;
 
+	if (w) {
+		pl->again = NULL;
+		sim_msg_deliver(&w->fn);
+		task_then(pl->worker, SIM_MSG(c, POOL_RUN, NULL, 0));
+		return;
+	}
+	w = pl->head;
 	if (!w) {
 		pl->idle = true;
 		task_sleep(pl->worker, SIM_MSG(c, POOL_RUN, NULL, 0));
@@ -119,11 +132,18 @@ void workqueue_free(struct workqueue *wq)
 	g_free(wq);
 }
 
+void work_again(struct work *w)
+{
+	g_assert(!w->pool->again);
+	w->pool->again = w;
+}
+
 void queue_work(struct xctx *x, struct workqueue *wq, struct work *w)
 {
 	struct pool *pl = &wq->pools[wq->bound ? cpu_id(xctx_cpu(x)) : 0];
 
 	xctx_charge(x, st_queue_work, wq->p.queue_work);
+	w->pool = pl;
 	w->next = NULL;
 	if (pl->tail)
 		pl->tail->next = w;

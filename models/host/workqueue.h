@@ -16,13 +16,21 @@ struct workqueue_params {
 extern const struct param_def workqueue_param_table[];
 
 struct workqueue;
+struct pool;
 
 /* A work item, embedded in its owner. fn is delivered as a step of the
  * kworker that runs it: it charges its work and returns. */
 struct work {
 	struct sim_msg fn;
 	struct work *next;
+	struct pool *pool;	/* where it was queued last */
 };
+
+/* Inside fn: deliver fn once more as the worker's next step, without a
+ * new process_one_work. A work function that loops over a list of its
+ * own (loop_process_work) takes one entry per step this way, so entries
+ * added while it runs are seen, as the kernel's loop sees them. */
+void work_again(struct work *w);
 
 /* bound: one pool per CPU, work runs on the CPU that queued it
  * (WQ_PERCPU, e.g. the dio/<sb> workqueue); otherwise unbound. */

@@ -15,6 +15,7 @@
 
 #include "block/blk_mq.h"
 #include "devices/nvme.h"
+#include "drivers/loop.h"
 #include "drivers/null_blk.h"
 #include "drivers/nvme.h"
 #include "syscalls/aio.h"
@@ -24,6 +25,7 @@
 #include "block/blkdev.h"
 #include "fs/fs.h"
 #include "fs/pagecache.h"
+#include "fs/shmem.h"
 #include "host/host.h"
 #include "host/workqueue.h"
 #include "kernel.h"
@@ -40,9 +42,11 @@ struct stack_params {
 	struct aio_params aio;
 	struct blkdev_params blkdev;
 	struct pagecache_params pagecache;
+	struct shmem_params shmem;
 	struct blk_mq_params blk_mq;
 	struct nvme_drv_params nvme_drv;
 	struct null_blk_cpu_params null_blk_cpu;
+	struct loop_cpu_params loop_cpu;
 };
 
 enum model_kind {

@@ -115,7 +115,8 @@ void system_config_add_options(struct system_config *c, GOptionContext *ctx)
 		{"host", 0, 0, G_OPTION_ARG_STRING, &c->host,
 		 "Host profile (name or path)", "PROFILE"},
 		{"device", 0, 0, G_OPTION_ARG_CALLBACK, opt_device,
-		 "Add a device, e.g. nullb0=null_blk or nvme0n1=optane-p5800x",
+		 "Add a device, e.g. nullb0=null_blk, loop0=loop-tmpfs or "
+		 "nvme0n1=optane-p5800x",
 		 "NAME=PROFILE"},
 		{"mount", 0, 0, G_OPTION_ARG_CALLBACK, opt_mount,
 		 "Mount a file system, e.g. /data=xfs:nvme0n1 (default: "
@@ -263,6 +264,8 @@ static const struct model_info *device_model_for(const char *name)
 		return model_find("null_blk");
 	if (g_str_has_prefix(name, "nvme"))
 		return model_find("nvme");
+	if (g_str_has_prefix(name, "loop"))
+		return model_find("loop");
 	return NULL;
 }
 
@@ -278,8 +281,8 @@ static bool add_device(struct system *s, const char *spec, GError **err)
 	const struct model_info *m = device_model_for(name);
 	if (!m) {
 		storsim_input_error(err, "command line", 0, "device",
-				    "'%s': device names start with nvme (NVMe) or "
-				    "nullb (null_blk)",
+				    "'%s': device names start with nvme (NVMe), "
+				    "nullb (null_blk) or loop (loop)",
 				    name);
 		return false;
 	}
@@ -595,6 +598,12 @@ static bool build_devices(struct system *s, GError **err)
 						&s->sp.null_blk_cpu, &s->sp.blk_mq,
 						&s->kf);
 			d->q = null_blk_queue(d->nullb);
+		} else if (strcmp(d->model->name, "loop") == 0) {
+			d->loop = loop_new(s->host, d->name, d->params,
+					   &s->sp.loop_cpu, &s->sp.workqueue,
+					   &s->sp.shmem, &s->sp.pagecache,
+					   &s->sp.blk_mq, &s->kf);
+			d->q = loop_queue(d->loop);
 		} else {
 			if (!nvme_dev_params_check(d->params, err))
 				return false;
@@ -693,6 +702,7 @@ void system_free(struct system *s)
 		struct system_device *d = s->devices->pdata[i];
 		blkdev_free(d->bdev);
 		null_blk_free(d->nullb);
+		loop_free(d->loop);
 		nvme_drv_free(d->nvme);
 		if (d->model)
 			params_clear(d->model->params, d->params);

@@ -46,6 +46,7 @@ struct system_device {
 	struct fs *raw_fs;	/* its page cache's bdev inode, once opened buffered */
 	struct null_blk *nullb;
 	struct nvme_drv *nvme;
+	struct loop_dev *loop;
 };
 
 struct system_mount {
