@@ -64,3 +64,8 @@ libstorsim_a_SOURCES += \
 	sim/cli/commands.h \
 	sim/cli/cmd_run.c sim/cli/cmd_uring_bench.c sim/cli/cmd_params.c \
 	sim/cli/cmd_reproduce.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c
+
+# calibrate/: storsim calibrate and validate real: real fio runs on this
+# machine, the fit of a host profile to them, and the comparison.
+libstorsim_a_SOURCES += \
+	sim/calibrate/lsq.c sim/calibrate/lsq.h

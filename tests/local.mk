@@ -374,3 +374,8 @@ TESTS += tests/unit/test-loop
 TESTS += tests/loop-device.sh
 EXTRA_DIST += tests/loop-device.sh
 
+# storsim calibrate: the fit's least squares
+check_PROGRAMS += tests/unit/test-lsq
+tests_unit_test_lsq_SOURCES = tests/unit/test-lsq.c
+tests_unit_test_lsq_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-lsq
