@@ -1,7 +1,9 @@
 # models/: one model per .c/.h pair; profiles are data installed with the program.
 libstorsim_a_SOURCES += \
 	models/kernel.c models/kernel.h \
-	models/host/host.c models/host/host.h \
+	models/host/host.c models/host/host.h models/host/host_impl.h \
+	models/host/xctx.c models/host/cpu.c models/host/sched.c models/host/task.c \
+	models/host/timeline.c \
 	models/host/cpuidle.c models/host/cpuidle.h \
 	models/host/workqueue.c models/host/workqueue.h \
 	models/syscalls/io_uring.c models/syscalls/io_uring.h \
