@@ -24,6 +24,9 @@ libstorsim_a_SOURCES += \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/drivers/loop.c models/drivers/loop.h \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \
+	models/devices/nvme_impl.h models/devices/nvme_regs.c models/devices/nvme_queue.c \
+	models/devices/nvme_dma.c models/devices/nvme_admin.c models/devices/nvme_io.c \
+	models/devices/nvme_media.c \
 	models/devices/nvme_durability.c models/devices/nvme_durability.h \
 	models/skeleton/skeleton.c models/skeleton/skeleton.h
 # Profiles: hosts/, devices/, filesystems/ (see sim/system/profile.h).
