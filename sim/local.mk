@@ -27,6 +27,10 @@ libstorsim_a_SOURCES += \
 # workloads/: the front-ends that drive the stack.
 libstorsim_a_SOURCES += \
 	sim/workloads/fio/fio.c sim/workloads/fio/fio.h sim/workloads/fio/fio_engine.h \
+	sim/workloads/fio/fio_core.h sim/workloads/fio/fio_io_u.c sim/workloads/fio/fio_file.c \
+	sim/workloads/fio/fio_verify.c sim/workloads/fio/fio_lat_target.c \
+	sim/workloads/fio/fio_rate.c sim/workloads/fio/fio_loop.c sim/workloads/fio/fio_setup.c \
+	sim/workloads/fio/fio_results.c \
 	sim/workloads/fio/fio_engines.c \
 	sim/workloads/fio/fio_rand.c sim/workloads/fio/fio_rand.h \
 	sim/workloads/fio/fio_randmap.c sim/workloads/fio/fio_randmap.h \
