@@ -37,7 +37,9 @@ libstorsim_a_SOURCES += \
 	sim/workloads/fio/fio_taus.c sim/workloads/fio/fio_taus.h \
 	sim/workloads/fio/fio_lfsr.c sim/workloads/fio/fio_lfsr.h \
 	sim/workloads/fio/fio_replay.c sim/workloads/fio/fio_replay.h \
-	sim/workloads/fio/options.c sim/workloads/fio/options.h \
+	sim/workloads/fio/options.c sim/workloads/fio/options.h sim/workloads/fio/options_impl.h \
+	sim/workloads/fio/options_parse.c sim/workloads/fio/options_table.c \
+	sim/workloads/fio/options_finish.c \
 	sim/workloads/fio/jobfile.c sim/workloads/fio/jobfile.h \
 	sim/workloads/fio/fio_logs.c sim/workloads/fio/fio_logs.h \
 	sim/workloads/fio/output.c sim/workloads/fio/output.h \

@@ -90,7 +90,9 @@ EXTRA_DIST += tests/jobs.sh tests/fio-examples.sh tests/options-vs-fio.sh tests/
 # the target with the normal compiler (and sanitizers, if configured); with
 # clang's libFuzzer the target is also built for a 20 s run in make check
 # and a 10 min one in make fuzz-long.
-FUZZ_JOBFILE_SRC = sim/workloads/fio/jobfile.c sim/workloads/fio/options.c sim/engine/util.c \
+FUZZ_JOBFILE_SRC = sim/workloads/fio/jobfile.c sim/workloads/fio/options.c \
+	sim/workloads/fio/options_parse.c sim/workloads/fio/options_table.c \
+	sim/workloads/fio/options_finish.c sim/engine/util.c \
 	tests/fuzz/fuzz-jobfile.c
 check_PROGRAMS += tests/fuzz/fuzz-jobfile-replay
 tests_fuzz_fuzz_jobfile_replay_SOURCES = tests/fuzz/fuzz-jobfile.c tests/fuzz/replay.c
@@ -99,7 +101,8 @@ TESTS += tests/fuzz-jobfile.sh
 EXTRA_DIST += tests/fuzz-jobfile.sh tests/fuzz/corpus
 if HAVE_LIBFUZZER
 tests/fuzz/fuzz-jobfile: $(FUZZ_JOBFILE_SRC:%=$(top_srcdir)/%) \
-		$(top_srcdir)/sim/workloads/fio/jobfile.h $(top_srcdir)/sim/workloads/fio/options.h $(top_srcdir)/sim/engine/util.h
+		$(top_srcdir)/sim/workloads/fio/jobfile.h $(top_srcdir)/sim/workloads/fio/options.h \
+		$(top_srcdir)/sim/workloads/fio/options_impl.h $(top_srcdir)/sim/engine/util.h
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 		-I$(top_srcdir)/sim -I$(top_builddir) $(GLIB_CFLAGS) \
