@@ -22,6 +22,10 @@ libstorsim_a_SOURCES += \
 	sim/system/system.c sim/system/system.h \
 	sim/system/workload.c sim/system/workload.h \
 	sim/system/experiment.c sim/system/experiment.h \
+	sim/system/point.c sim/system/point.h \
+	sim/system/store.c sim/system/store.h \
+	sim/system/runner.c sim/system/runner.h \
+	sim/system/strategy.c sim/system/strategy.h \
 	sim/system/report.c sim/system/report.h
 
 # workloads/: the front-ends that drive the stack.

@@ -13,6 +13,9 @@
 #include "workloads/fio/output.h"
 #include "engine/progress.h"
 #include "engine/util.h"
+#include "system/point.h"
+#include "system/runner.h"
+#include "system/store.h"
 #include "system/workload.h"
 
 struct cell {
@@ -23,10 +26,22 @@ struct cell {
 	bool ok;
 };
 
-/* Rows that ask the same variant for the same workload share one run. */
+/* Rows that ask the same variant for the same workload share one run:
+ * one point of the experiment's grid. */
 struct run {
 	char *key;
-	struct run_metrics m;
+	struct point *p;
+	struct run_metrics m;	/* from its document */
+};
+
+/* How the experiment's points are run: where to, how many at once. */
+struct run_opts {
+	unsigned runtime;
+	unsigned jobs;
+	bool force;
+	const char *results;	/* the result store, or NULL */
+	gint point;		/* a worker: run only this point (-1: all) */
+	enum progress_when when;
 };
 
 struct shape_result {
@@ -39,7 +54,8 @@ struct result {
 	struct experiment *e;
 	unsigned nrows, nvar;
 	struct cell *cells;		/* [row * nvar + variant] */
-	GPtrArray *runs;		/* struct run * */
+	GPtrArray *runs;		/* struct run *, in the order first asked for */
+	struct run **cell_run;		/* [row * nvar + variant], or NULL */
 	struct run_metrics **mech;	/* [variant] at mech_row, in runs */
 	unsigned mech_row;
 	GPtrArray *shapes;		/* struct shape_result * */
@@ -77,9 +93,9 @@ static void config_for(const struct experiment *e,
 		g_ptr_array_add(cfg->kernel, g_strdup(ev->kernel->pdata[i]));
 }
 
-/* The run of variant v at row r: made, or found among those made. */
-static struct run_metrics *run_cell(struct result *res, unsigned r, unsigned v,
-				    unsigned runtime, GError **err)
+/* The run of variant v at row r: planned, or found among those planned. */
+static struct run *plan_cell(struct result *res, unsigned r, unsigned v,
+			     unsigned runtime, GError **err)
 {
 	struct experiment *e = res->e;
 	struct experiment_variant *ev = e->variants->pdata[v];
@@ -87,7 +103,6 @@ static struct run_metrics *run_cell(struct result *res, unsigned r, unsigned v,
 	bool fio = strcmp(e->workload_kind, "fio") == 0;
 	GPtrArray *args = fio ? experiment_env(e, row, runtime, err) :
 			  experiment_args(e, row, runtime, err);
-	struct run_metrics *found = NULL;
 	struct system_config cfg;
 
 	if (!args)
@@ -97,38 +112,158 @@ static struct run_metrics *run_cell(struct result *res, unsigned r, unsigned v,
 	g_ptr_array_add(args, NULL);
 	g_autofree char *joined = g_strjoinv("\x1f", (char **)args->pdata);
 	g_autofree char *key = g_strdup_printf("%u\x1f%s", v, joined);
-	for (unsigned i = 0; i < res->runs->len && !found; i++) {
+	g_ptr_array_set_size(args, args->len - 1);
+	for (unsigned i = 0; i < res->runs->len; i++) {
 		struct run *run = res->runs->pdata[i];
-		if (strcmp(run->key, key) == 0)
-			found = &run->m;
-	}
-	if (found) {
-		g_ptr_array_free(args, TRUE);
-		return found;
+		if (strcmp(run->key, key) == 0) {
+			g_ptr_array_free(args, TRUE);
+			return run;
+		}
 	}
 
 	struct run *run = g_new0(struct run, 1);
-	bool ok;
-	/* The mechanism's runs also say where the latency went. */
-	run->m.trace_layers = r == res->mech_row;
 	config_for(e, ev, &cfg);
-	if (!fio)
-		g_ptr_array_insert(args, 0, g_strdup(e->workload_kind));
-	if (fio)
-		ok = workload_fio(&cfg, e->jobfile, (char **)args->pdata, &run->m, err);
-	else
-		ok = workload_uring_bench(&cfg, (int)args->len - 1,
-					  (char **)args->pdata, &run->m, err);
-	g_ptr_array_free(args, TRUE);
+	run->p = point_new(res->runs->len, &cfg, fio ? "fio" : "uring-bench");
 	system_config_clear(&cfg);
-	if (!ok) {
-		run_metrics_clear(&run->m);
-		g_free(run);
-		return NULL;
+	g_autofree char *label = experiment_row_label(e, row);
+	point_add_value(run->p, e->variable, label);
+	point_add_value(run->p, "variant", ev->name);
+	/* The mechanism's runs also say where the latency went. */
+	run->p->trace_layers = r == res->mech_row;
+	if (fio) {
+		run->p->jobfile = g_strdup(e->jobfile);
+		g_ptr_array_extend_and_steal(run->p->env, args);
+	} else {
+		g_ptr_array_add(run->p->args, g_strdup(e->workload_kind));
+		g_ptr_array_extend_and_steal(run->p->args, args);
 	}
 	run->key = g_steal_pointer(&key);
 	g_ptr_array_add(res->runs, run);
-	return &run->m;
+	return run;
+}
+
+static json_object *grid_json(const struct result *res)
+{
+	json_object *g = json_object_new_object(), *vars = json_object_new_array();
+	json_object *pts = json_object_new_array(), *x, *vals;
+
+	json_object_object_add(g, "command", json_object_new_string("reproduce"));
+	json_object_object_add(g, "experiment", json_object_new_string(res->e->id));
+	x = json_object_new_object();
+	vals = json_object_new_array();
+	json_object_object_add(x, "key", json_object_new_string(res->e->variable));
+	for (unsigned r = 0; r < res->nrows; r++) {
+		g_autofree char *label = experiment_row_label(res->e,
+				json_object_array_get_idx(res->e->rows, r));
+		json_object_array_add(vals, json_object_new_string(label));
+	}
+	json_object_object_add(x, "values", vals);
+	json_object_array_add(vars, x);
+	x = json_object_new_object();
+	vals = json_object_new_array();
+	json_object_object_add(x, "key", json_object_new_string("variant"));
+	for (unsigned v = 0; v < res->nvar; v++)
+		json_object_array_add(vals, json_object_new_string(
+			((struct experiment_variant *)res->e->variants->pdata[v])->name));
+	json_object_object_add(x, "values", vals);
+	json_object_array_add(vars, x);
+	json_object_object_add(g, "variables", vars);
+	for (unsigned i = 0; i < res->runs->len; i++) {
+		const struct point *p = ((struct run *)res->runs->pdata[i])->p;
+		g_autofree char *file = g_strconcat(p->name, ".json", NULL);
+		x = json_object_new_object();
+		vals = json_object_new_object();
+		json_object_object_add(x, "file", json_object_new_string(file));
+		for (unsigned k = 0; k < p->keys->len; k++)
+			json_object_object_add(vals, p->keys->pdata[k],
+					       json_object_new_string(p->values->pdata[k]));
+		json_object_object_add(x, "variables", vals);
+		json_object_array_add(pts, x);
+	}
+	json_object_object_add(g, "points", pts);
+	return g;
+}
+
+static json_object *command_json(const struct result *res, const struct run_opts *o)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, json_object_new_string("storsim"));
+	json_object_array_add(a, json_object_new_string("reproduce"));
+	if (o->runtime) {
+		g_autofree char *rt = g_strdup_printf("--runtime=%u", o->runtime);
+		json_object_array_add(a, json_object_new_string(rt));
+	}
+	json_object_array_add(a, json_object_new_string(res->e->id));
+	return a;
+}
+
+/*
+ * Run every planned point (the store's, the workers' or here) and read
+ * each one's figures back from its document. A worker (o->point) runs its
+ * point only. False, with the point's reason, when a point is refused or
+ * fails: a published table is reproduced whole or not at all.
+ */
+static bool run_points(struct result *res, const struct run_opts *o,
+		       bool *worker_done, GError **err)
+{
+	g_autoptr(GPtrArray) points = g_ptr_array_new();
+	g_autoptr(GPtrArray) docs = NULL;
+	g_autofree char *dir = NULL;
+	g_autofree char *what = g_strdup_printf("storsim reproduce %s", res->e->id);
+	g_autofree char *rt = g_strdup_printf("--runtime=%u", o->runtime);
+	struct store *store = NULL;
+	bool ok = false;
+
+	for (unsigned i = 0; i < res->runs->len; i++)
+		g_ptr_array_add(points, ((struct run *)res->runs->pdata[i])->p);
+	json_object *grid = grid_json(res);
+	*worker_done = o->point >= 0;
+	if (o->point >= 0) {
+		if ((unsigned)o->point >= points->len || !o->results)
+			storsim_input_error(err, "command line", 0, "--point",
+					    "%s has %u points (and needs --results)",
+					    res->e->id, points->len);
+		else if ((store = store_open(o->results, grid, command_json(res, o),
+					     STORE_JOIN, err)))
+			ok = runner_run_point(store, points->pdata[o->point], err);
+		goto out;
+	}
+	unsigned jobs = MIN(o->jobs, points->len);
+	if (o->results || jobs > 1) {
+		dir = o->results ? g_build_filename(o->results, res->e->id, NULL) : NULL;
+		store = store_open(dir, grid, command_json(res, o),
+				   o->force ? STORE_REPLACE : STORE_CREATE, err);
+		if (!store)
+			goto out;
+	}
+	char *wargv[] = {"reproduce", rt, (char *)res->e->id,
+			 NULL};
+	struct runner r = {
+		.what = what, .jobs = jobs, .force = o->force, .when = o->when,
+		.worker_argv = wargv, .store = store, .command = command_json(res, o),
+	};
+	bool ran = runner_run(&r, points, &docs, err);
+	json_object_put(r.command);
+	if (!ran)
+		goto out;
+	for (unsigned i = 0; i < points->len; i++) {
+		struct run *run = res->runs->pdata[i];
+		json_object *doc = docs->pdata[i];
+		if (point_doc_status(doc) != POINT_DONE) {
+			g_set_error(err, STORSIM_ERROR, point_doc_status(doc) == POINT_REFUSED ?
+				    STORSIM_ERROR_UNSUPPORTED : STORSIM_ERROR_INPUT,
+				    "%s", point_doc_reason(doc));
+			goto out;
+		}
+		if (!point_doc_metrics(doc, &run->m, run->p->name, err))
+			goto out;
+	}
+	ok = true;
+out:
+	json_object_put(grid);
+	store_close(store);
+	return ok;
 }
 
 static GArray *shape_series(struct result *res, const char *of)
@@ -247,19 +382,36 @@ static void judge(struct result *res, struct cell *c, json_object *row)
 	}
 }
 
-static bool reproduce(struct result *res, unsigned runtime,
-		      struct progress_line *progress, GError **err)
+static bool reproduce(struct result *res, const struct run_opts *o,
+		      bool *worker_done, GError **err)
 {
 	struct experiment *e = res->e;
 
-	if (!workload_runtime_check(e->workload_kind, runtime, err))
+	if (!workload_runtime_check(e->workload_kind, o->runtime, err))
 		return false;
 	res->nrows = (unsigned)json_object_array_length(e->rows);
 	res->nvar = e->variants->len;
 	res->cells = g_new0(struct cell, res->nrows * res->nvar);
+	res->cell_run = g_new0(struct run *, res->nrows * res->nvar);
 	res->runs = g_ptr_array_new();
 	res->mech = g_new0(struct run_metrics *, res->nvar);
 	res->mech_row = find_mech_row(e, res->nrows);
+	for (unsigned r = 0; r < res->nrows; r++) {
+		json_object *row = json_object_array_get_idx(e->rows, r);
+		for (unsigned vi = 0; vi < res->nvar; vi++) {
+			struct experiment_variant *ev = e->variants->pdata[vi];
+			struct cell *c = &res->cells[r * res->nvar + vi];
+			c->present = json_object_object_get_ex(row, ev->name, NULL);
+			if (!c->present && r != res->mech_row)
+				continue;
+			res->cell_run[r * res->nvar + vi] = plan_cell(res, r, vi,
+								      o->runtime, err);
+			if (!res->cell_run[r * res->nvar + vi])
+				return false;
+		}
+	}
+	if (!run_points(res, o, worker_done, err) || *worker_done)
+		return false;
 	for (unsigned r = 0; r < res->nrows; r++) {
 		json_object *row = json_object_array_get_idx(e->rows, r), *v;
 		const char *result = json_object_object_get_ex(row, "result", &v) ?
@@ -267,33 +419,21 @@ static bool reproduce(struct result *res, unsigned runtime,
 		for (unsigned vi = 0; vi < res->nvar; vi++) {
 			struct experiment_variant *ev = e->variants->pdata[vi];
 			struct cell *c = &res->cells[r * res->nvar + vi];
-			bool want = r == res->mech_row;
-			c->present = json_object_object_get_ex(row, ev->name, NULL);
-			if (!c->present && !want)
+			struct run *run = res->cell_run[r * res->nvar + vi];
+			if (!run)
 				continue;
-			if (progress->on) {
-				g_autofree char *lab = experiment_row_label(e, row);
-				progress_line_print(progress, "reproduce %s: %s=%s %s (%u/%u)",
-						    e->id, e->variable, lab, ev->name,
-						    r * res->nvar + vi + 1,
-						    res->nrows * res->nvar);
-			}
-			struct run_metrics *m = run_cell(res, r, vi, runtime, err);
-			if (!m)
-				return false;
-			if (want)
-				res->mech[vi] = m;
+			if (r == res->mech_row)
+				res->mech[vi] = &run->m;
 			if (!c->present)
 				continue;
 			double sim = 0;
-			run_metrics_result(m, result, &sim);
+			run_metrics_result(&run->m, result, &sim);
 			c->published = number(row, ev->name);
 			c->simulated = sim * (json_object_object_get_ex(row, "result", NULL) ?
 					      1 : e->scale);
 			judge(res, c, row);
 		}
 	}
-	progress_line_end(progress);
 	if (!check_shapes(res, err))
 		return false;
 	res->pass = res->cells_ok == res->cells_judged &&
@@ -306,6 +446,7 @@ static void result_free(struct result *res)
 	for (unsigned i = 0; res->runs && i < res->runs->len; i++) {
 		struct run *run = res->runs->pdata[i];
 		run_metrics_clear(&run->m);
+		point_free(run->p);
 		g_free(run->key);
 		g_free(run);
 	}
@@ -313,6 +454,7 @@ static void result_free(struct result *res)
 		g_ptr_array_free(res->runs, TRUE);
 	g_free(res->mech);
 	g_free(res->cells);
+	g_free(res->cell_run);
 	for (unsigned i = 0; res->shapes && i < res->shapes->len; i++) {
 		struct shape_result *sr = res->shapes->pdata[i];
 		g_array_free(sr->series, TRUE);
@@ -692,8 +834,9 @@ int cmd_reproduce(int argc, char **argv)
 	g_autofree char *format = NULL;
 	g_autofree char *output = NULL;
 	g_autofree char *eta = NULL;
-	gint runtime = 0;
-	gboolean list = FALSE;
+	g_autofree char *results = NULL;
+	gint runtime = 0, jobs = (gint)runner_default_jobs(), point = -1;
+	gboolean list = FALSE, force = FALSE;
 	g_autoptr(GError) err = NULL;
 	const GOptionEntry entries[] = {
 		{"output-format", 0, 0, G_OPTION_ARG_STRING, &format,
@@ -704,6 +847,15 @@ int cmd_reproduce(int argc, char **argv)
 		 "Simulated seconds per run, instead of the experiment's", "S"},
 		{"list", 0, 0, G_OPTION_ARG_NONE, &list, "List the experiments", NULL},
 		{"eta", 0, 0, G_OPTION_ARG_STRING, &eta, PROGRESS_ETA_HELP, "WHEN"},
+		{"jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, RUNNER_JOBS_HELP, "N"},
+		{"results", 0, 0, G_OPTION_ARG_FILENAME, &results,
+		 "Keep each run's result in DIR/ID (a result store); the same "
+		 "command run again resumes", "DIR"},
+		{"force", 0, 0, G_OPTION_ARG_NONE, &force,
+		 "Run every point again, even those the result store holds", NULL},
+		{"point", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &point,
+		 "Run only point N of the one experiment into the result store "
+		 "--results names (a worker)", "N"},
 		{NULL},
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("[ID...|all]");
@@ -715,8 +867,16 @@ int cmd_reproduce(int argc, char **argv)
 		"shape and show the mechanism. Exit status 1 when a cell is\n"
 		"outside the tolerance or a shape does not hold.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_auto(GStrv) args = runner_split_jobs(&argc, argv);
+	g_autofree char **pargs = g_memdup2(args, sizeof(char *) * ((gsize)argc + 1));
+	argv = pargs;
 	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "storsim reproduce: %s\n", err->message);
+		return 1;
+	}
+	if (jobs < 1) {
+		fprintf(stderr, "storsim reproduce: command line: option '-j': must be "
+			"1 or more\n");
 		return 1;
 	}
 	bool json = false;
@@ -758,17 +918,35 @@ int cmd_reproduce(int argc, char **argv)
 	g_autoptr(GString) text = g_string_new(NULL);
 	json_object *doc = json_object_new_object(), *arr = json_object_new_array();
 	bool all_pass = true, failed = false;
-	struct progress_line progress;
-	progress_line_init(&progress, when, 0);
+	if (point >= 0 && want->len != 1) {
+		fprintf(stderr, "storsim reproduce: command line: option '--point': "
+			"give one experiment\n");
+		return 1;
+	}
 	for (unsigned i = 0; i < want->len && !failed; i++) {
 		struct result res = {0};
+		bool worker = false;
 		res.e = experiment_load(want->pdata[i], &err);
 		if (res.e && runtime && !res.e->runtime)
 			fprintf(stderr, "storsim reproduce: %s runs a fixed amount of "
 				"I/O; --runtime does not apply to it\n", res.e->id);
-		if (!res.e || !reproduce(&res, runtime && res.e->runtime ?
-					 (unsigned)runtime : res.e->runtime,
-					 &progress, &err)) {
+		struct run_opts o = {
+			.runtime = res.e && runtime && res.e->runtime ? (unsigned)runtime :
+				   res.e ? res.e->runtime : 0,
+			.jobs = (unsigned)jobs, .force = force, .results = results,
+			.point = point, .when = when,
+		};
+		if (res.e && !reproduce(&res, &o, &worker, &err) && worker) {
+			/* A worker's point is in the store; it prints nothing. */
+			int rc = err ? 1 : 0;
+			if (err)
+				fprintf(stderr, "storsim reproduce: %s\n", err->message);
+			result_free(&res);
+			experiment_free(res.e);
+			json_object_put(doc);
+			return rc;
+		}
+		if (!res.e || err) {
 			fprintf(stderr, "storsim reproduce: %s\n", err->message);
 			failed = true;
 		} else {

@@ -20,6 +20,8 @@ static const struct command {
 	{"run", cmd_run, "run fio job files on the simulated system"},
 	{"sweep", cmd_sweep,
 	 "run a job file over combinations of kernel switches and parameters"},
+	{"compare", cmd_compare,
+	 "run a job file under named completion strategies across queue depths"},
 	{"uring-bench", cmd_uring_bench,
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,

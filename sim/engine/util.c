@@ -66,3 +66,8 @@ gboolean storsim_write_in_place(const char *path)
 		return TRUE;
 	return !S_ISREG(st.st_mode);
 }
+
+int storsim_strptr_cmp(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

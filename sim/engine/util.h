@@ -48,6 +48,10 @@ void storsim_unsupported_error(GError **err, const char *file, int line,
 			       const char *option, const char *fmt, ...)
 	G_GNUC_PRINTF(5, 6);
 
+/* Order an array of strings (g_ptr_array_sort hands the comparison
+ * pointers to the elements, not the elements). */
+int storsim_strptr_cmp(gconstpointer a, gconstpointer b);
+
 /* Line number (1-based) of the first occurrence of "key" (with quotes) in a
  * JSON text, or 0: json-c keeps no positions, so profile errors find the line
  * this way. */

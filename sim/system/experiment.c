@@ -5,7 +5,7 @@
 #include "engine/util.h"
 #include "workload.h"
 
-static GPtrArray *traces_dirs(void)
+GPtrArray *experiment_traces_dirs(void)
 {
 	GPtrArray *dirs = g_ptr_array_new_with_free_func(g_free);
 	const char *env = g_getenv("STORSIM_TRACES_PATH");
@@ -20,7 +20,7 @@ static GPtrArray *traces_dirs(void)
 GPtrArray *experiment_list(void)
 {
 	GPtrArray *ids = g_ptr_array_new_with_free_func(g_free);
-	g_autoptr(GPtrArray) dirs = traces_dirs();
+	g_autoptr(GPtrArray) dirs = experiment_traces_dirs();
 
 	for (unsigned i = 0; i < dirs->len; i++) {
 		g_autoptr(GDir) d = g_dir_open(dirs->pdata[i], 0, NULL);
@@ -37,7 +37,7 @@ GPtrArray *experiment_list(void)
 		if (ids->len)
 			break;	/* the first directory with experiments wins */
 	}
-	g_ptr_array_sort(ids, (GCompareFunc)g_strcmp0);
+	g_ptr_array_sort(ids, storsim_strptr_cmp);
 	return ids;
 }
 
@@ -45,7 +45,7 @@ static char *find(const char *id_or_path)
 {
 	if (strchr(id_or_path, '/') || g_str_has_suffix(id_or_path, ".json"))
 		return g_strdup(id_or_path);
-	g_autoptr(GPtrArray) dirs = traces_dirs();
+	g_autoptr(GPtrArray) dirs = experiment_traces_dirs();
 	for (unsigned i = 0; i < dirs->len; i++) {
 		char *f = g_build_filename(dirs->pdata[i], id_or_path,
 					   "experiment.json", NULL);
@@ -110,41 +110,13 @@ static bool strings(struct loader *l, json_object *o, const char *key,
 
 /* A "sets" or "kernel" entry names something that exists, so that a typo
  * is reported at its line of the experiment, not as a command-line error
- * of some run. Device parameters ("nvme0n1.PARAM") are left to the
- * device's model, which the profile chooses. */
+ * of some run. */
 static bool check_setting(struct loader *l, const char *key, const char *entry,
 			  bool kernel)
 {
-	const char *eq = strchr(entry, '=');
-	g_autofree char *name = eq ? g_strndup(entry, (gsize)(eq - entry)) : NULL;
+	g_autofree char *why = system_setting_problem(&l->e->sys, entry, kernel);
 
-	if (!name || !eq[1])
-		return fail(l, key, "'%s' is not %s=VALUE", entry,
-			    kernel ? "FEATURE" : "MODEL.PARAM");
-	if (kernel) {
-		if (!params_find(kernel_param_table, name))
-			return fail(l, key, "'%s': no kernel feature '%s' (see "
-				    "storsim params kernel)", entry, name);
-		return true;
-	}
-	const char *dot = strchr(name, '.');
-	if (!dot)
-		return fail(l, key, "'%s' is not MODEL.PARAM=VALUE", entry);
-	g_autofree char *model = g_strndup(name, (gsize)(dot - name));
-	const struct model_info *m = model_find(model);
-	if (m && !params_find(m->params, dot + 1))
-		return fail(l, key, "'%s': model %s has no parameter '%s' (see "
-			    "storsim params %s)", entry, model, dot + 1, model);
-	if (!m) {
-		bool device = false;
-		for (unsigned i = 0; i < l->e->sys.devices->len; i++)
-			device |= g_str_has_prefix(l->e->sys.devices->pdata[i], model) &&
-				  ((char *)l->e->sys.devices->pdata[i])[strlen(model)] == '=';
-		if (!device)
-			return fail(l, key, "'%s': '%s' is neither a model nor a "
-				    "device of the system", entry, model);
-	}
-	return true;
+	return why ? fail(l, key, "%s", why) : true;
 }
 
 static bool check_settings(struct loader *l, const char *key, GPtrArray *a,

@@ -67,6 +67,9 @@ struct experiment {
 
 struct experiment *experiment_load(const char *id_or_path, GError **err);
 void experiment_free(struct experiment *e);
+/* Where experiments and other data of traces/ are looked up, in order:
+ * $STORSIM_TRACES_PATH, the source tree's traces/, the installed one. */
+GPtrArray *experiment_traces_dirs(void);
 /* Every experiment found under the traces directories, by id. */
 GPtrArray *experiment_list(void);
 /* The workload arguments (or, for fio, the environment) for a row, with

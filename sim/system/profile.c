@@ -74,7 +74,7 @@ static GPtrArray *profile_list(const char *kind)
 				g_ptr_array_add(names, n);
 		}
 	}
-	g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+	g_ptr_array_sort(names, storsim_strptr_cmp);
 	return names;
 }
 

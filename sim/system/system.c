@@ -109,7 +109,8 @@ static gboolean opt_seed(const char *name, const char *value, gpointer data,
 	return TRUE;
 }
 
-void system_config_add_options(struct system_config *c, GOptionContext *ctx)
+static void add_options(struct system_config *c, GOptionContext *ctx,
+			const char *timeline_help, const char *timeline_arg)
 {
 	const GOptionEntry entries[] = {
 		{"host", 0, 0, G_OPTION_ARG_STRING, &c->host,
@@ -136,7 +137,7 @@ void system_config_add_options(struct system_config *c, GOptionContext *ctx)
 		{"seed", 0, 0, G_OPTION_ARG_CALLBACK, opt_seed,
 		 "Seed of every random stream (default 1)", "N"},
 		{"timeline", 0, 0, G_OPTION_ARG_FILENAME, &c->timeline,
-		 "Write what each CPU ran as Trace Event JSON (Perfetto)", "FILE"},
+		 timeline_help, timeline_arg},
 		{"timeline-window", 0, 0, G_OPTION_ARG_STRING, &c->timeline_window,
 		 "The simulated time the timeline covers (default 0:10ms)",
 		 "FROM:TO"},
@@ -146,6 +147,54 @@ void system_config_add_options(struct system_config *c, GOptionContext *ctx)
 					     "Show the system options", c, NULL);
 	g_option_group_add_entries(g, entries);
 	g_option_context_add_group(ctx, g);
+}
+
+void system_config_add_options(struct system_config *c, GOptionContext *ctx)
+{
+	add_options(c, ctx, "Write what each CPU ran as Trace Event JSON (Perfetto)",
+		    "FILE");
+}
+
+void system_config_add_point_options(struct system_config *c, GOptionContext *ctx)
+{
+	add_options(c, ctx, "Write each point's timeline (Trace Event JSON, Perfetto) "
+		    "into DIR, named as its result document", "DIR");
+}
+
+char *system_setting_problem(const struct system_config *c, const char *entry,
+			     bool kernel)
+{
+	const char *eq = strchr(entry, '=');
+	g_autofree char *name = eq ? g_strndup(entry, (gsize)(eq - entry)) : NULL;
+
+	if (!name || !eq[1])
+		return g_strdup_printf("'%s' is not %s=VALUE", entry,
+				       kernel ? "FEATURE" : "MODEL.PARAM");
+	if (kernel)
+		return params_find(kernel_param_table, name) ? NULL :
+		       g_strdup_printf("'%s': no kernel feature '%s' (see storsim "
+				       "params kernel)", entry, name);
+	const char *dot = strchr(name, '.');
+	if (!dot)
+		return g_strdup_printf("'%s' is not MODEL.PARAM=VALUE", entry);
+	g_autofree char *model = g_strndup(name, (gsize)(dot - name));
+	const struct model_info *m = model_find(model);
+	if (m && !params_find(m->params, dot + 1))
+		return g_strdup_printf("'%s': model %s has no parameter '%s' (see "
+				       "storsim params %s)", entry, model, dot + 1,
+				       model);
+	if (m)
+		return NULL;
+	/* Device parameters ("nvme0n1.PARAM") are left to the device's
+	 * model, which its profile chooses. */
+	for (unsigned i = 0; i <= c->devices->len; i++) {
+		const char *d = i < c->devices->len ? c->devices->pdata[i] :
+				i ? "" : SYSTEM_DEFAULT_DEVICE;
+		if (g_str_has_prefix(d, model) && d[strlen(model)] == '=')
+			return NULL;
+	}
+	return g_strdup_printf("'%s': '%s' is neither a model nor a device of the "
+			       "system", entry, model);
 }
 
 static bool parse_time_ns(const char *text, sim_time *out)

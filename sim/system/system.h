@@ -33,8 +33,16 @@ void system_config_init(struct system_config *c);
 void system_config_clear(struct system_config *c);
 /* dst (initialised) becomes a copy of src. */
 void system_config_copy(struct system_config *dst, const struct system_config *src);
+/* What is wrong with a --set (kernel false) or --kernel entry for a
+ * system configured as c, or NULL: a model and its parameter, a device of
+ * the system, a kernel feature. */
+char *system_setting_problem(const struct system_config *c, const char *entry,
+			     bool kernel);
 /* Add the GOption entries for the settings above to a context. */
 void system_config_add_options(struct system_config *c, GOptionContext *ctx);
+/* The same for commands that run many points (sweep, compare): their
+ * --timeline names a directory, with a timeline per point. */
+void system_config_add_point_options(struct system_config *c, GOptionContext *ctx);
 
 struct system_device {
 	char *name;

@@ -2,15 +2,21 @@
 #include <string.h>
 
 #include "workloads/fio/fio.h"
+#include "workloads/fio/output.h"
 #include "syscalls/io_wq.h"
 #include "fs/pagecache.h"
 #include "engine/util.h"
+#include "report.h"
 #include "workload.h"
 
 void run_metrics_clear(struct run_metrics *m)
 {
 	if (m->output)
 		g_string_free(m->output, TRUE);
+	if (m->job_errors)
+		g_string_free(m->job_errors, TRUE);
+	if (m->report)
+		json_object_put(m->report);
 	*m = (struct run_metrics){0};
 }
 
@@ -265,6 +271,12 @@ bool workload_uring_bench(const struct system_config *base, int argc,
 	g_free(cfg.host);
 	cfg.host = g_strdup(base->host);
 	cfg.seed = base->seed;
+	if (base->timeline) {
+		g_free(cfg.timeline);
+		g_free(cfg.timeline_window);
+		cfg.timeline = g_strdup(base->timeline);
+		cfg.timeline_window = g_strdup(base->timeline_window);
+	}
 	prepend(cfg.devices, base->devices);
 	prepend(cfg.mounts, base->mounts);
 	prepend(cfg.files, base->files);
@@ -288,7 +300,13 @@ bool workload_uring_bench(const struct system_config *base, int argc,
 	m->iops = r.iops_mean;
 	m->bw_bytes = r.iops_mean * o.bs;
 	run_metrics_collect(m, sys, r.done);
-	ok = true;
+	if (m->want_report) {
+		m->report = json_object_new_object();
+		json_object_object_add(m->report, "output",
+				       json_object_new_string(m->output->str));
+		json_object_object_add(m->report, "storsim", report_run_json(sys));
+	}
+	ok = system_timeline_write(sys, err);
 out:
 	t_io_uring_free(t);
 	system_free(sys);
@@ -318,7 +336,8 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 		.environ = (const char *const *)environ,
 	};
 	char *files[] = {(char *)jobfile};
-	jl = jobfile_parse(&je, files, 1, NULL, 0, err);
+	int nopts = m->fio_opts ? (int)g_strv_length(m->fio_opts) : 0;
+	jl = jobfile_parse(&je, files, 1, m->fio_opts, nopts, err);
 	if (!jl)
 		goto out;
 	run = fio_run_new(sys, jl, err);
@@ -332,11 +351,35 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	struct task_usage app;
 	fio_run_totals(run, &ios, &m->iops, &m->bw_bytes);
 	fio_run_process(run, &m->app_elapsed, &m->app_bytes, &app);
-	fio_run_clat(run, &m->clat_mean_ns, &m->clat_p99_ns);
+	static const double pct[] = {50.0, 99.0, 99.9};
+	uint64_t pct_ns[G_N_ELEMENTS(pct)];
+	fio_run_clat(run, &m->clat_mean_ns, pct, G_N_ELEMENTS(pct), pct_ns);
+	m->clat_p50_ns = pct_ns[0];
+	m->clat_p99_ns = pct_ns[1];
+	m->clat_p999_ns = pct_ns[2];
 	m->app_usr_ns = app.usr_ns;
 	m->app_sys_ns = app.sys_ns;
 	run_metrics_collect(m, sys, ios);
-	ok = true;
+	m->power_lost = system_power_lost(sys);
+	GString *failed = g_string_new(NULL);
+	if (fio_run_failed(run, failed))
+		m->job_errors = failed;
+	else
+		g_string_free(failed, TRUE);
+	if (m->want_report) {
+		struct output_run out = *fio_run_output(run);
+		g_autoptr(GString) text = g_string_new(NULL);
+		json_object *extra = report_run_json(sys);
+		system_durability_report(sys, text, extra,
+					 &m->durability_violations);
+		out.json_extra = extra;
+		m->report = output_json(&out, false);
+		json_object_put(extra);
+	} else if (m->power_lost) {
+		g_autoptr(GString) text = g_string_new(NULL);
+		system_durability_report(sys, text, NULL, &m->durability_violations);
+	}
+	ok = system_timeline_write(sys, err);
 out:
 	fio_run_free(run);
 	if (jl)

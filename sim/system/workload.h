@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include <json-c/json.h>
+
 #include "engine/io_trace.h"
 #include "engine/stage.h"
 #include "system.h"
@@ -17,6 +19,14 @@ struct run_metrics {
 	/* Asked of the workload: its I/Os' latency by layer (io_trace.h),
 	 * at about 5% of the run's speed. */
 	bool trace_layers;
+	/* Asked of a fio workload: fio options as given on fio's command
+	 * line before the job file ("--iodepth=4"), NULL-terminated. */
+	char **fio_opts;
+	/* Asked of the workload: its own report, as JSON (fio's JSON
+	 * document with storsim's figures under "storsim"; for t/io_uring
+	 * {"output": its text, "storsim": ...}), into report. */
+	bool want_report;
+	json_object *report;
 	struct io_layers layers;	/* every job's I/Os, all directions */
 	double iops;
 	double bw_bytes;	/* bytes per second */
@@ -32,7 +42,7 @@ struct run_metrics {
 	uint64_t dev_bytes[2];	/* read, written by the devices */
 	uint64_t pc_hits, pc_misses;	/* page-cache lookups */
 	double clat_mean_ns;		/* fio workloads: all jobs' I/Os */
-	uint64_t clat_p99_ns;
+	uint64_t clat_p50_ns, clat_p99_ns, clat_p999_ns;
 	uint64_t idle_exits;
 	unsigned ncpus;
 	sim_time stage_ns[STAGE_MAX];
@@ -40,6 +50,11 @@ struct run_metrics {
 	double busiest_cpu_util;	/* busy fraction of the busiest CPU */
 	unsigned busy_cpus;		/* CPUs busy more than 1% of the time */
 	uint64_t ctx_switches;
+	/* --power-loss: whether a device lost power, and the writes
+	 * acknowledged as durable that did not survive */
+	bool power_lost;
+	uint64_t durability_violations;
+	GString *job_errors;	/* fio: a line per job that failed, or NULL */
 	GString *output;	/* what the workload printed */
 };
 

@@ -960,11 +960,6 @@ static int guest_cmd_extract(int argc, char **argv)
 	return problems ? 1 : 0;
 }
 
-static int path_cmp(gconstpointer a, gconstpointer b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Add the results in path, a fio JSON file or a directory of *.json. */
 static bool add_path(GPtrArray *results, const char *path, GError **err)
 {
@@ -985,7 +980,7 @@ static bool add_path(GPtrArray *results, const char *path, GError **err)
 			return false;
 		}
 		/* Directory order is the file system's; messages should not be. */
-		g_ptr_array_sort(names, path_cmp);
+		g_ptr_array_sort(names, storsim_strptr_cmp);
 		for (guint i = 0; i < names->len; i++)
 			if (!add_path(results, names->pdata[i], err))
 				return false;

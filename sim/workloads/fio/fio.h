@@ -67,9 +67,11 @@ void fio_run_totals(const struct fio_run *r, uint64_t *ios, double *iops,
  * time of its threads. */
 void fio_run_process(const struct fio_run *r, sim_time *elapsed,
 		     uint64_t *bytes, struct task_usage *use);
-/* The completion latency of every job's I/Os together: mean and 99th
- * percentile (ns; 0 without I/O). */
-void fio_run_clat(const struct fio_run *r, double *mean, uint64_t *p99);
+/* The completion latency of every job's I/Os together: its mean and the
+ * npct percentiles pct[] (such as 99.0) into pct_ns[] (ns; 0 without
+ * I/O). */
+void fio_run_clat(const struct fio_run *r, double *mean, const double *pct,
+		  unsigned npct, uint64_t *pct_ns);
 void fio_run_free(struct fio_run *r);
 
 #endif

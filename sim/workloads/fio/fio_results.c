@@ -290,10 +290,10 @@ void fio_run_layers(const struct fio_run *r, struct io_layers *l)
 	}
 }
 
-void fio_run_clat(const struct fio_run *r, double *mean, uint64_t *p99)
+void fio_run_clat(const struct fio_run *r, double *mean, const double *pct,
+		  unsigned npct, uint64_t *pct_ns)
 {
 	g_autofree uint64_t *plat = g_new0(uint64_t, STATS_PLAT_NR);
-	static const double p[] = {99.0};
 	uint64_t n = 0;
 	double sum = 0;
 
@@ -308,9 +308,9 @@ void fio_run_clat(const struct fio_run *r, double *mean, uint64_t *p99)
 		}
 	}
 	*mean = n ? sum / (double)n : 0;
-	*p99 = 0;
+	memset(pct_ns, 0, npct * sizeof(*pct_ns));
 	if (n)
-		stats_percentiles(plat, n, p, 1, p99);
+		stats_percentiles(plat, n, pct, npct, pct_ns);
 }
 
 void fio_run_free(struct fio_run *r)
