@@ -3,7 +3,8 @@
 # variables, the last one changing fastest, shows the mechanism a kernel
 # switch changes (the kworker's switches; where the latency goes, by
 # layer), prints the same bytes twice, refuses bad variables, and with
-# --eta=always writes a progress line per run even off a terminal.
+# --eta=always writes a progress line per finished point even off a
+# terminal.
 . "$top_srcdir/tests/tap.sh"
 plan 7
 out=$(mktemp -d)
@@ -45,8 +46,8 @@ sweep >"$out/t1" 2>/dev/null
 check "the text has the table of layers" grep -q "^Latency per I/O (us) by layer" "$out/t1"
 sweep --eta=always >"$out/t2" 2>"$out/eta"
 check "the same sweep prints the same bytes" cmp -s "$out/t1" "$out/t2"
-check "--eta=always: a progress line per run, off a terminal too" \
-	test "$(grep -c '^storsim sweep: run [1-4] of 4$' "$out/eta")" -eq 4
+check "--eta=always: a progress line per point, off a terminal too" \
+	test "$(grep -c '^storsim sweep: [1-4] of 4 points done, 0 failed, [0-9]*:[0-9][0-9] elapsed' "$out/eta")" -eq 4
 "$STORSIM" sweep --vary 'not a key=1' "$job" 2>"$out/err"
 rc=$?
 grep -q "option '--vary'" "$out/err"
