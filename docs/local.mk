@@ -6,7 +6,8 @@ EXTRA_DIST += docs/HACKING.md
 dist_doc_DATA += docs/guest.md
 dist_doc_DATA += docs/traces.md
 EXTRA_DIST += docs/models/host.md docs/models/workqueue.md \
-	docs/models/blk_mq.md docs/models/nvme-driver.md docs/models/null_blk.md \
+	docs/models/blk_mq.md docs/models/nvme-driver.md docs/models/nvme-ioctl.md \
+	docs/models/null_blk.md \
 	docs/models/blkdev.md docs/models/fs.md docs/models/io_uring.md \
 	docs/models/t_io_uring.md docs/models/fio.md docs/models/kernel.md \
 	docs/models/aio.md docs/models/pagecache.md docs/models/io_wq.md \

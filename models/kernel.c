@@ -34,5 +34,8 @@ const struct param_def kernel_param_table[] = {
 	{"blk_plug_32", PARAM_BOOL, K(blk_plug_32), "true", 0, 0, "",
 	 "a plug holds 32 requests before blk-mq sends them to the driver "
 	 "(5.16, BLK_MAX_REQUEST_COUNT) instead of 16"},
+	{"uring_cmd_defer_sqe_copy", PARAM_BOOL, K(uring_cmd_defer_sqe_copy), "true",
+	 0, 0, "", "io_uring_cmd_prep copies a passthrough SQE into async data only "
+	 "when the command goes async (6.10) instead of for every command"},
 	PARAM_END,
 };

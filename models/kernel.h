@@ -41,6 +41,11 @@ struct kernel_features {
 	 * flushed to the drivers (Linux 5.16, BLK_MAX_REQUEST_COUNT); 16
 	 * before. */
 	bool blk_plug_32;
+	/* io_uring: io_uring_cmd_prep leaves a passthrough command's SQE in
+	 * the ring and copies it into async data only when the command goes
+	 * async, on -EAGAIN or IOSQE_ASYNC (Linux 6.10, 5eff57fa9f3a); before,
+	 * prep copied every SQE. */
+	bool uring_cmd_defer_sqe_copy;
 };
 
 extern const struct param_def kernel_param_table[];

@@ -21,6 +21,7 @@ libstorsim_a_SOURCES += \
 	models/block/blk_mq.c models/block/blk_mq.h \
 	models/block/mq_deadline.c models/block/mq_deadline.h \
 	models/drivers/nvme.c models/drivers/nvme.h \
+	models/drivers/nvme_ioctl.c models/drivers/nvme_ioctl.h \
 	models/drivers/null_blk.c models/drivers/null_blk.h \
 	models/drivers/loop.c models/drivers/loop.h \
 	models/devices/nvme.c models/devices/nvme.h models/devices/nvme_spec.h \

@@ -338,6 +338,10 @@ check_PROGRAMS += tests/unit/test-io-wq
 tests_unit_test_io_wq_SOURCES = tests/unit/test-io-wq.c
 tests_unit_test_io_wq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-io-wq
+check_PROGRAMS += tests/unit/test-uring-cmd
+tests_unit_test_uring_cmd_SOURCES = tests/unit/test-uring-cmd.c
+tests_unit_test_uring_cmd_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-uring-cmd
 EXTRA_DIST += tests/unit/buffered-randread.fio
 TESTS += tests/fio-fsync.sh tests/uring-bench-buffered.sh tests/read-iolog.sh \
 	tests/job-end-vs-fio.sh tests/size-percent-vs-fio.sh tests/file-service-vs-fio.sh \

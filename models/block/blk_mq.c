@@ -92,6 +92,11 @@ const struct param_def blk_mq_param_table[] = {
 	{"bio_merge_ns", PARAM_TIME, P(bio_merge), "30", 0, 1e6, "ns",
 	 "blk_attempt_plug_merge + bio_attempt_back_merge for a bio that joins "
 	 "a plugged request (estimate)"},
+	{"alloc_request_ns", PARAM_TIME, P(alloc_request), "30", 0, 1e6, "ns",
+	 "blk_mq_alloc_request for a passthrough command: tag, request init"},
+	{"execute_rq_ns", PARAM_TIME, P(execute_rq), "20", 0, 1e6, "ns",
+	 "blk_execute_rq_nowait: start accounting, add to the plug or run the "
+	 "queue"},
 	{"nomerges", PARAM_U32, P(nomerges), "0", 0, 2, "mode",
 	 "every queue's queue/nomerges: 2 turns merging off; 1 (no extended "
 	 "merges) leaves the plug's merging on, as 0 does, and the "
@@ -115,6 +120,7 @@ struct blk_hctx {
 	unsigned ndrv_free;
 	struct request **tag_rq;
 	struct bio *waiting, *waiting_tail;	/* bios waiting for a tag */
+	struct blk_tag_waiter *tag_waiters, *tag_waiters_tail;
 	void *drv;
 };
 
@@ -141,7 +147,7 @@ struct blk_queue {
 
 static stage_id st_bio_alloc, st_bvec_alloc, st_bio_add_page, st_bvec_set,
 	st_pin_pages, st_seg_walk, st_submit_bio, st_bio_split, st_plug_flush, st_end_request,
-	st_bio_endio, st_bio_merge;
+	st_bio_endio, st_bio_merge, st_alloc_request, st_execute_rq;
 
 /* A plugged request this large (with merges on) is sent to the driver
  * when the next one joins the plug: BLK_PLUG_FLUSH_SIZE, 128 KiB in every
@@ -181,6 +187,10 @@ static void register_stages(void)
 	st_bio_endio = stage_register("bio_endio", CPU_SYS, "bio_endio, bio_put");
 	st_bio_merge = stage_register("blk_attempt_plug_merge", CPU_SYS,
 				      "blk_attempt_plug_merge");
+	st_alloc_request = stage_register("blk_mq_alloc_request", CPU_SYS,
+					  "blk_mq_alloc_request, blk_mq_rq_ctx_init");
+	st_execute_rq = stage_register("blk_execute_rq_nowait", CPU_SYS,
+				       "blk_execute_rq_nowait, blk_add_rq_to_plug");
 }
 
 struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
@@ -364,8 +374,15 @@ void bio_iov_iter_get_pages(struct xctx *x, struct bio *bio, unsigned nr_segs,
 
 /* ---- dispatch ---- */
 
+static bool is_passthrough(const struct request *rq)
+{
+	return rq->op == REQ_OP_DRV_IN || rq->op == REQ_OP_DRV_OUT;
+}
+
 static void account_start(struct blk_queue *q, struct request *rq)
 {
+	if (is_passthrough(rq))
+		return;	/* blk_do_io_stat: not in the disk statistics */
 	sim_time now = sim_now(host_sim(q->h));
 
 	rq->start_time = now;
@@ -477,7 +494,21 @@ static struct request *get_request(struct blk_hctx *hc, struct bio *bio)
 	rq->size = bio->size;
 	rq->nr_segs = bio->nr_segs;
 	rq->next = NULL;
+	rq->end_io = NULL;
 	return rq;
+}
+
+/* A tag came free on hc and no bio waited for it: wake a task that did. */
+static void wake_tag_waiter(struct xctx *x, struct blk_hctx *hc)
+{
+	struct blk_tag_waiter *w = hc->tag_waiters;
+
+	if (!w || !hc->nfree)
+		return;
+	hc->tag_waiters = w->next;
+	if (!w->next)
+		hc->tag_waiters_tail = NULL;
+	w->fn(x, w);
 }
 
 static void end_bio(struct xctx *x, struct bio *bio)
@@ -620,6 +651,7 @@ static void sched_free_requests(struct xctx *x, struct request *list)
 				hc->waiting_tail = NULL;
 			sched_insert(x, rq->q, get_request(hc, w));
 		}
+		wake_tag_waiter(x, hc);
 	}
 }
 
@@ -815,6 +847,109 @@ void submit_bio(struct xctx *x, struct bio *bio)
 	}
 }
 
+/* ---- passthrough requests ---- */
+
+struct request *blk_mq_alloc_request(struct xctx *x, struct blk_queue *q,
+				     enum req_op op, uint32_t flags,
+				     struct blk_tag_waiter *w)
+{
+	bool polled = (flags & REQ_POLLED) && q->cfg.nr_poll_queues;
+	struct blk_hctx *hc = blk_queue_map(q, cpu_id(xctx_cpu(x)), polled);
+
+	xctx_charge(x, st_alloc_request, q->p->alloc_request);
+	if (hc->nfree == 0) {
+		if (w) {
+			w->next = NULL;
+			if (hc->tag_waiters_tail)
+				hc->tag_waiters_tail->next = w;
+			else
+				hc->tag_waiters = w;
+			hc->tag_waiters_tail = w;
+		}
+		return NULL;
+	}
+	struct request *rq = &hc->rqs[hc->free_tags[--hc->nfree]];
+	rq->bio = rq->biotail = NULL;
+	rq->op = (uint8_t)op;
+	rq->flags = polled ? flags : flags & ~REQ_POLLED;
+	rq->sector = 0;
+	rq->size = 0;
+	rq->nr_segs = 0;
+	rq->next = NULL;
+	rq->end_io = NULL;
+	rq->end_io_data = NULL;
+	return rq;
+}
+
+void blk_mq_free_request(struct request *rq)
+{
+	struct blk_hctx *hc = rq->hctx;
+
+	g_assert(!rq->bio);
+	hc->free_tags[hc->nfree++] = (uint32_t)(rq - hc->rqs);
+}
+
+bool blk_rq_is_poll(const struct request *rq)
+{
+	return rq->hctx->poll;
+}
+
+int blk_rq_map_user(struct xctx *x, struct request *rq, uint32_t len,
+		    uint32_t nr_segs, bool bvec, struct io_trace *trace)
+{
+	struct blk_queue *q = rq->q;
+
+	if (len > (uint64_t)q->cfg.max_sectors * 512 || nr_segs > q->cfg.max_segments ||
+	    len % q->cfg.logical_block_size)
+		return -22;	/* -EINVAL: bio_map_user_iov's limits */
+	struct bio *bio = bio_alloc(x, q, nr_segs, bvec);
+	bio_iov_iter_get_pages(x, bio, nr_segs, bvec, bvec);
+	bio->op = rq->op;
+	bio->flags = rq->flags;
+	bio->size = len;
+	bio->nr_segs = nr_segs;
+	bio->trace = trace;
+	rq->bio = rq->biotail = bio;
+	rq->size = len;
+	rq->nr_segs = nr_segs;
+	return 0;
+}
+
+void blk_rq_unmap_user(struct xctx *x, struct request *rq)
+{
+	struct bio *bio = rq->bio;
+
+	if (!bio)
+		return;
+	xctx_charge(x, st_bio_endio, rq->q->p->bio_endio);
+	rq->bio = rq->biotail = NULL;
+	bio_free(bio);
+}
+
+void blk_execute_rq_nowait(struct xctx *x, struct request *rq)
+{
+	struct blk_queue *q = rq->q;
+
+	xctx_charge(x, st_execute_rq, q->p->execute_rq);
+	if (rq->bio && rq->bio->trace)
+		io_trace_stamp_last(rq->bio->trace, IOS_QUEUE, xctx_clock(x));
+	if (q->elv) {
+		/* blk_mq_insert_request: a passthrough request goes straight
+		 * to the dispatch list, past the scheduler. */
+		rq_list_add_tail(&q->dispatch, &q->dispatch_tail, rq);
+		sched_run_queue(x, q);
+		return;
+	}
+	if (plug.x == x) {
+		if (plug.count >= q->cfg.plug_max)
+			flush_plug(x);
+		rq_list_add_tail(&plug.head, &plug.tail, rq);
+		plug.count++;
+		return;
+	}
+	dispatch_list(x, rq);
+}
+
 /* ---- polling ---- */
 
 struct blk_hctx *blk_poll_cookie(struct xctx *x, struct blk_queue *q)
@@ -839,6 +974,8 @@ void blk_poll_arm(struct blk_hctx *hctx, struct task *poller)
 
 static void account_done(struct blk_queue *q, struct request *rq)
 {
+	if (is_passthrough(rq))
+		return;
 	sim_time now = sim_now(host_sim(q->h));
 	sim_time t = now - rq->start_time;
 
@@ -874,6 +1011,12 @@ static void end_request(struct xctx *x, struct request *rq,
 	account_done(q, rq);
 	if (blk_rq_traced(rq))
 		blk_rq_stamp(rq, IOS_END, xctx_clock(x));
+	if (rq->end_io) {
+		/* __blk_mq_end_request: the driver's end_io, which unmaps
+		 * the bio, then the request is freed (RQ_END_IO_FREE). */
+		rq->end_io(x, rq, status);
+		bio = NULL;
+	}
 	rq->bio = rq->biotail = NULL;
 	if (q->elv) {
 		hc->tag_rq[rq->tag] = NULL;
@@ -906,6 +1049,7 @@ static void end_request(struct xctx *x, struct request *rq,
 		struct request *wrq = get_request(hc, w);
 		dispatch_list(x, wrq);
 	}
+	wake_tag_waiter(x, hc);
 }
 
 void blk_mq_complete_request(struct xctx *x, struct request *rq,

@@ -32,6 +32,10 @@ enum req_op {
 	REQ_OP_FLUSH,
 	REQ_OP_DISCARD,
 	REQ_OP_WRITE_ZEROES,
+	/* Passthrough: a driver's own command (blk_mq_alloc_request), its
+	 * data from the device (DRV_IN) or to it (DRV_OUT). */
+	REQ_OP_DRV_IN,
+	REQ_OP_DRV_OUT,
 };
 
 #define REQ_FUA		(1u << 0)	/* forced unit access */
@@ -89,6 +93,19 @@ struct request {
 	 * fifo_time): its sector order and its FIFO of one direction. */
 	struct request *sort_prev, *sort_next, *fifo_prev, *fifo_next;
 	sim_time fifo_time;	/* when it expires */
+	/* A passthrough request: the driver's command opcode (for NVMe, the
+	 * I/O command's), and what ends it (rq->end_io, end_io_data) instead
+	 * of its bios' end_io. */
+	uint8_t cmd_opcode;
+	void (*end_io)(struct xctx *x, struct request *rq, enum blk_status st);
+	void *end_io_data;
+};
+
+/* A task waiting for a tag (sbitmap's wait queue): fn runs in the context
+ * that frees one, which then belongs to whoever allocates first. */
+struct blk_tag_waiter {
+	void (*fn)(struct xctx *x, struct blk_tag_waiter *w);
+	struct blk_tag_waiter *next;
 };
 
 /* What a block driver provides (struct blk_mq_ops). */
@@ -169,6 +186,8 @@ struct blk_mq_params {
 	sim_time end_request;		/* blk_mq_end_request: accounting, tag free */
 	sim_time bio_endio;		/* bio_endio + bio_put */
 	sim_time bio_merge;		/* a bio merged into a plugged request */
+	sim_time alloc_request;		/* blk_mq_alloc_request: tag, request init */
+	sim_time execute_rq;		/* blk_execute_rq_nowait: to the plug or driver */
 	uint32_t nomerges;		/* every queue's queue/nomerges */
 	int scheduler;			/* every queue's queue/scheduler */
 	/* Not rows of blk_mq_param_table: the model "mq_deadline". */
@@ -225,6 +244,37 @@ void submit_bio(struct xctx *x, struct bio *bio);
 struct blk_hctx *blk_poll_cookie(struct xctx *x, struct blk_queue *q);
 unsigned blk_poll(struct xctx *x, struct blk_hctx *hctx);
 void blk_poll_arm(struct blk_hctx *hctx, struct task *poller);
+
+/*
+ * Passthrough requests (block/blk-mq.c blk_mq_alloc_request,
+ * blk_execute_rq_nowait; block/blk-map.c blk_rq_map_user_io,
+ * blk_rq_map_user_bvec, blk_rq_unmap_user): a driver's command built
+ * without a bio from above, as NVMe passthrough does. No submit_bio, no
+ * split, no merge; a scheduler is bypassed (the dispatch list), and the
+ * disk statistics do not count them (blk_do_io_stat, Linux 6.10).
+ *
+ * blk_mq_alloc_request takes a tag on the hardware queue the submitting
+ * CPU maps to (its poll queue with REQ_POLLED, when the queue has some).
+ * Without a free tag it returns NULL, having queued w, when given, to be
+ * called once a tag is freed (a blocking allocation); with REQ_NOWAIT the
+ * caller passes no waiter and fails with -EAGAIN.
+ */
+struct request *blk_mq_alloc_request(struct xctx *x, struct blk_queue *q,
+				     enum req_op op, uint32_t flags,
+				     struct blk_tag_waiter *w);
+void blk_mq_free_request(struct request *rq);
+/* Whether rq went to a poll queue (blk_rq_is_poll). */
+bool blk_rq_is_poll(const struct request *rq);
+/* Give rq the user buffer of len bytes in nr_segs pages as one bio: a
+ * registered buffer's bvec array is borrowed (bio_iov_bvec_set), user
+ * memory is pinned and added page by page. -EINVAL when it exceeds the
+ * queue's limits, else 0. */
+int blk_rq_map_user(struct xctx *x, struct request *rq, uint32_t len,
+		    uint32_t nr_segs, bool bvec, struct io_trace *trace);
+/* Release the mapped bio (blk_rq_unmap_user), from rq->end_io. */
+void blk_rq_unmap_user(struct xctx *x, struct request *rq);
+/* Send rq to the driver: on the caller's plug if it has one, else now. */
+void blk_execute_rq_nowait(struct xctx *x, struct request *rq);
 
 /* For a scheduler: the merging of block/blk-merge.c. */
 /* elv_bio_merge_ok: both may merge, the same operation, the same kind of

@@ -379,6 +379,13 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 			    1, udiv_fast(rq->sector * 512, lbs),
 			    udiv_fast(rq->size, lbs), MEM_DATA, 0, rq->flags & REQ_FUA);
 		break;
+	case REQ_OP_DRV_IN:
+	case REQ_OP_DRV_OUT:
+		/* nvme_setup_passthrough: the user's command as it came
+		 * (nvme_ioctl.c allows I/O reads and writes only). */
+		nvme_sqe_rw(e, rq->cmd_opcode, 1, udiv_fast(rq->sector * 512, lbs),
+			    udiv_fast(rq->size, lbs), MEM_DATA, 0, false);
+		break;
 	case REQ_OP_FLUSH:
 		nvme_sqe_flush(e, 1);
 		break;

@@ -52,6 +52,42 @@ struct folio_waiter {
 	struct folio_waiter *next;
 };
 
+/*
+ * An io_uring passthrough command (struct io_uring_cmd, include/linux/
+ * io_uring/cmd.h): what io_uring hands a file's uring_cmd. sqe points at
+ * the command area of the submission entry: the SQ ring's own entry while
+ * the command is issued inline, the request's async copy once it has gone
+ * async (the entry may then be reused). The file ends the command with
+ * done (io_uring_cmd_done), in whatever context it completes; res2 goes
+ * to the second half of a 32-byte CQE.
+ */
+struct uring_cmd {
+	struct sfile *file;
+	uint32_t cmd_op;	/* e.g. NVME_URING_CMD_IO */
+	bool fixed;		/* IORING_URING_CMD_FIXED: a registered buffer */
+	const void *sqe;	/* the command area (IO_URING_CMD_BYTES) */
+	void (*done)(struct xctx *x, struct uring_cmd *c, long res,
+		     uint64_t res2);
+	/* Issued allowed to block (no IOU_F_NONBLOCK), a command that must
+	 * wait (for a tag) makes ->uring_cmd return -EIOCBRETRY and calls
+	 * retry, from the context that ends the wait, once it may be issued
+	 * again. */
+	void (*retry)(struct xctx *x, struct uring_cmd *c);
+	void *poll_cookie;	/* polled: the blk_hctx to poll, else NULL */
+	_Alignas(8) uint8_t pdu[32];	/* the file's per-command state */
+	struct io_trace *trace;	/* the caller's latency stamps, or NULL */
+};
+
+/* The model's command area: the part of a 128-byte SQE past its header
+ * that a passthrough command uses (80 bytes in the kernel). */
+#define IO_URING_CMD_BYTES 32
+
+/* issue_flags of ->uring_cmd (IO_URING_F_*) */
+#define IOU_F_NONBLOCK	(1u << 0)
+#define IOU_F_SQE128	(1u << 1)
+#define IOU_F_CQE32	(1u << 2)
+#define IOU_F_IOPOLL	(1u << 3)
+
 typedef void (*ki_complete_fn)(struct xctx *x, struct kiocb *iocb, long res);
 typedef void (*dio_complete_fn)(struct xctx *x, struct kiocb *iocb);
 
@@ -114,6 +150,12 @@ struct file_ops {
 	 * at no simulated cost (fio's pre_read, before its clock starts).
 	 * Not required: only a cached file has it. */
 	void (*preload)(struct sfile *f, uint64_t off, uint64_t len);
+	/* io_uring passthrough (->uring_cmd), in the issuer's context:
+	 * -EIOCBQUEUED when c->done follows, -VFS_EAGAIN when
+	 * IOU_F_NONBLOCK was set and it would block, else the result, the
+	 * command done. Only a passthrough device has it, whose read_iter
+	 * and write_iter fail with -EINVAL as a file without them does. */
+	long (*uring_cmd)(struct xctx *x, struct uring_cmd *c, unsigned issue_flags);
 };
 
 /* An fsync in progress, embedded in its caller. */

@@ -95,6 +95,17 @@ const struct param_def io_uring_param_table[] = {
 	 "io_req_prep_async: save the request's state before an io-wq punt"},
 	{"sqpoll_ns", PARAM_TIME, P(sqpoll), "50", 0, 1e6, "ns",
 	 "one pass of the SQPOLL thread's loop (io_sq_thread)"},
+	{"cmd_prep_ns", PARAM_TIME, P(cmd_prep), "10", 0, 1e6, "ns",
+	 "io_uring_cmd_prep: flags, registered buffer, async data from the "
+	 "ring's alloc cache (io_uring_async_get), without the SQE copy"},
+	{"sqe_copy_line_ns", PARAM_TIME, P(sqe_copy_line), "5", 0, 1e6, "ns",
+	 "per 64-byte cache line of SQE copied into a passthrough command's "
+	 "async data (2 lines for a 128-byte SQE)"},
+	{"cmd_issue_ns", PARAM_TIME, P(cmd_issue), "15", 0, 1e6, "ns",
+	 "io_uring_cmd: issue flags, security hook, the call of ->uring_cmd"},
+	{"cmd_done_ns", PARAM_TIME, P(cmd_done), "15", 0, 1e6, "ns",
+	 "io_uring_cmd_done: result and 32-byte CQE extra, async data back "
+	 "to the alloc cache"},
 	PARAM_END,
 };
 
@@ -111,11 +122,20 @@ struct io_req {
 	bool reissue;		/* -EAGAIN within that issue: go to io-wq */
 	bool is_fsync;
 	bool sync_write;	/* a buffered O_(D)SYNC write: io-wq, whole */
+	bool force_async;	/* IOSQE_ASYNC (REQ_F_FORCE_ASYNC) */
+	bool is_cmd;		/* IORING_OP_URING_CMD */
+	uint64_t res2;		/* a passthrough command's CQE32 extra */
 	struct sync_rw *blocking;	/* the worker's call of a sync_write */
 	struct io_req *next;	/* free list, task_work list, iopoll list */
 	struct kiocb kiocb;	/* ki_complete finds the request around it */
 	struct io_wq_work work;	/* punted to io-wq (punt, io_wq_enqueue) */
 	struct fsync_op fsync;	/* IO_OP_FSYNC, run by an io-wq worker */
+	/* IO_OP_URING_CMD: the command, and its async data (the copy of the
+	 * SQE's command area a command that goes async reads from). The
+	 * kernel takes the async data from the ring's alloc cache; here it
+	 * lives in the request, its cost in cmd_prep_ns. */
+	struct uring_cmd cmd;
+	uint8_t async_sqe[IO_URING_CMD_BYTES];
 };
 
 struct io_ring {
@@ -157,6 +177,8 @@ struct io_ring {
 	unsigned min_complete;
 	unsigned submitted;
 	struct sim_msg done;
+
+	struct io_ring_cmd_stats cmd_stats;
 };
 
 enum { RING_WAIT_WOKEN, RING_IOPOLL, RING_SQP, RING_SQP_KICK, RING_SQP_TIMER,
@@ -164,7 +186,8 @@ enum { RING_WAIT_WOKEN, RING_IOPOLL, RING_SQP, RING_SQP_KICK, RING_SQP_TIMER,
 
 static stage_id st_enter, st_submit_sqe, st_file, st_rw_issue,
 	st_buf_import, st_tw_add, st_tw_run, st_cqe_post, st_wait, st_iopoll,
-	st_iopoll_spin, st_async_prep, st_sqp, st_sqp_spin, st_cq_spin;
+	st_iopoll_spin, st_async_prep, st_sqp, st_sqp_spin, st_cq_spin,
+	st_cmd_prep, st_cmd_issue, st_cmd_done;
 
 static void register_stages(void)
 {
@@ -194,6 +217,11 @@ static void register_stages(void)
 				     "io_sq_thread: polling an empty SQ ring");
 	st_cq_spin = stage_register("cq_ring_poll", CPU_USR,
 				    "the application polling the CQ ring");
+	st_cmd_prep = stage_register("io_uring_cmd_prep", CPU_SYS,
+				     "io_uring_cmd_prep, io_uring_cmd_prep_setup");
+	st_cmd_issue = stage_register("io_uring_cmd", CPU_SYS, "io_uring_cmd");
+	st_cmd_done = stage_register("io_uring_cmd_done", CPU_SYS,
+				     "io_uring_cmd_done, io_req_uring_cleanup");
 }
 
 static struct io_req *req_get(struct io_ring *r)
@@ -224,14 +252,18 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 		io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
 	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
 	r->cq[umod_fast(r->cq_tail++, r->cfg.cq_entries)] = (struct io_cqe){
-		.user_data = req->user_data, .res = req->res,
+		.user_data = req->user_data, .res = req->res, .res2 = req->res2,
 	};
 	req_put(r, req);
 }
 
 static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req);
+static void tw_queue(struct io_ring *r, struct xctx *x, struct io_req *req,
+		     bool lazy);
 static void punt(struct io_ring *r, struct xctx *x, struct io_req *req);
 static void sqp_notify(struct io_ring *r, struct xctx *x);
+static enum io_wq_exec cmd_wq_issue(struct io_ring *r, struct xctx *x,
+				    struct io_req *req);
 static void cq_posted(struct io_ring *r, struct xctx *x);
 
 /* io_run_local_work / task_work_run: finish completed requests in the
@@ -254,6 +286,13 @@ static void run_task_work(struct io_ring *r, struct xctx *x)
 		if (req->reissue) {
 			req->reissue = false;
 			punt(r, x, req);
+			continue;
+		}
+		if (req->is_cmd) {
+			/* The driver's task_work callback (nvme_uring_task_cb)
+			 * calls io_uring_cmd_done. */
+			xctx_charge(x, st_cmd_done, r->p.cmd_done);
+			post_cqe(r, x, req);
 			continue;
 		}
 		if (req->kiocb.dio_complete) {
@@ -304,6 +343,14 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		req->res = res;
 		iocb->res = res;
 	}
+	tw_queue(r, x, req, !req->retry && !req->reissue);
+}
+
+/* io_req_task_work_add: queue req on the ring's task_work, from the
+ * completion's context, and wake the owner if it waits for it. */
+static void tw_queue(struct io_ring *r, struct xctx *x, struct io_req *req,
+		     bool lazy)
+{
 	xctx_charge(x, st_tw_add, r->p.tw_add);
 	req->next = NULL;
 	if (r->tw_tail)
@@ -316,8 +363,7 @@ static void io_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 		sqp_notify(r, x);
 		return;
 	}
-	if (xctx_task(x) != r->owner &&
-	    should_wake(r, !req->retry && !req->reissue)) {
+	if (xctx_task(x) != r->owner && should_wake(r, lazy)) {
 		r->woken = true;
 		xctx_wake(x, r->owner);
 	}
@@ -388,6 +434,8 @@ static enum io_wq_exec wq_execute(struct xctx *x, struct io_wq_work *w, void *da
 	struct kiocb *k = &req->kiocb;
 	long ret;
 
+	if (req->is_cmd)
+		return cmd_wq_issue(r, x, req);
 	if (req->sync_write) {
 		/* The whole call, blocking: the write, then its sync. */
 		k->flags &= ~(KI_NOWAIT | KI_WAITQ);
@@ -439,6 +487,8 @@ static enum io_wq_exec wq_resume(struct xctx *x, struct io_wq_work *w, void *dat
 	struct io_req *req = req_of_work(w);
 	struct kiocb *k = &req->kiocb;
 
+	if (req->is_cmd)
+		return cmd_wq_issue(data, x, req);
 	if (req->is_fsync) {
 		req->res = req->fsync.res;
 		wq_complete(data, x, req);
@@ -463,10 +513,15 @@ static const struct io_wq_ops wq_ops = {
 	.resume = wq_resume,
 };
 
-/* io_queue_async_work: hand the request to io-wq. */
+/* io_queue_async_work: hand the request to io-wq. A passthrough command
+ * prepared its async state in io_uring_cmd_prep (and, gone async, has its
+ * SQE copied): there is nothing more to save. */
 static void punt(struct io_ring *r, struct xctx *x, struct io_req *req)
 {
-	xctx_charge(x, st_async_prep, r->p.async_prep);
+	if (req->is_cmd)
+		r->cmd_stats.punted++;
+	else
+		xctx_charge(x, st_async_prep, r->p.async_prep);
 	if (!r->wq) {
 		/* Bounded work: min(SQ entries, 4 x CPUs) workers. */
 		unsigned max = MIN(r->cfg.sq_entries, 4 * host_ncpus(r->h));
@@ -495,6 +550,18 @@ static void rw_retry(struct io_ring *r, struct xctx *x, struct io_req *req)
 	}
 	req->res = ret;
 	post_cqe(r, x, req);
+}
+
+/* io_iopoll_req_issued: on the ring's poll list, in submission order. */
+static void iopoll_add(struct io_ring *r, struct io_req *req)
+{
+	req->iopoll_done = false;
+	req->next = NULL;
+	if (r->iopoll_tail)
+		r->iopoll_tail->next = req;
+	else
+		r->iopoll_head = req;
+	r->iopoll_tail = req;
 }
 
 static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
@@ -531,21 +598,14 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 	else if (k->write && r->k->dio_caller_comp)
 		k->flags |= KI_DIO_CALLER_COMP;
 
-	if (r->cfg.iopoll) {
-		req->iopoll_done = false;
-		req->next = NULL;
-		if (r->iopoll_tail)
-			r->iopoll_tail->next = req;
-		else
-			r->iopoll_head = req;
-		r->iopoll_tail = req;
-	}
+	if (r->cfg.iopoll)
+		iopoll_add(r, req);
 	/* A buffered write to an O_DSYNC or O_SYNC file would block in its
 	 * sync (generic_write_sync): io-wq does it, as 5.x punts every
 	 * buffered write there. */
 	req->sync_write = k->write && (k->flags & KI_DSYNC) &&
 			  !(k->flags & KI_DIRECT) && !r->cfg.iopoll;
-	if (req->sync_write) {
+	if (req->sync_write || req->force_async) {
 		punt(r, x, req);
 		return;
 	}
@@ -587,6 +647,150 @@ static void issue_rw(struct io_ring *r, struct xctx *x, struct io_req *req,
 	post_cqe(r, x, req);
 }
 
+/* ---- IORING_OP_URING_CMD (io_uring/uring_cmd.c) ---- */
+
+static struct io_req *req_of_cmd(struct uring_cmd *c)
+{
+	return (struct io_req *)((char *)c - offsetof(struct io_req, cmd));
+}
+
+/* The SQE into the command's async data: uring_sqe_size(), 128 bytes on
+ * an SQE128 ring, copied line by line (the model keeps the part a
+ * command reads). */
+static void cmd_copy_sqe(struct io_ring *r, struct xctx *x, struct io_req *req,
+			 stage_id st)
+{
+	memcpy(req->async_sqe, req->cmd.sqe, sizeof(req->async_sqe));
+	req->cmd.sqe = req->async_sqe;
+	xctx_charge(x, st, r->p.sqe_copy_line * (r->cfg.sqe128 ? 2 : 1));
+}
+
+/* io_uring_cmd_done: on an IOPOLL ring the poller posts the CQE (a
+ * completion by interrupt, on a queue that is not polled, wakes it); else
+ * the completion goes through the owner's task_work, lazily, as the
+ * driver's io_uring_cmd_do_in_task_lazy asks, and io_uring_cmd_done runs
+ * there. */
+static void cmd_done(struct xctx *x, struct uring_cmd *c, long res, uint64_t res2)
+{
+	struct io_req *req = req_of_cmd(c);
+	struct io_ring *r = req->r;
+
+	req->res = res;
+	req->res2 = res2;
+	if (!r->cfg.iopoll) {
+		tw_queue(r, x, req, true);
+		return;
+	}
+	xctx_charge(x, st_cmd_done, r->p.cmd_done);
+	req->iopoll_done = true;
+	if (r->iopoll_spinning && xctx_task(x) != r->owner) {
+		r->iopoll_spinning = false;
+		xctx_wake(x, r->owner);
+	}
+}
+
+/* io_uring_cmd: call the file. A command the file cannot take without
+ * blocking (-EAGAIN) goes async and so needs its SQE copied, if prep did
+ * not copy it already (the patched io_uring_cmd). */
+static long cmd_issue(struct io_ring *r, struct xctx *x, struct io_req *req,
+		      unsigned issue_flags)
+{
+	struct uring_cmd *c = &req->cmd;
+	long ret;
+
+	xctx_charge(x, st_cmd_issue, r->p.cmd_issue);
+	if (!c->file->ops->uring_cmd)
+		return -95;	/* -EOPNOTSUPP */
+	if (r->cfg.sqe128)
+		issue_flags |= IOU_F_SQE128;
+	if (r->cfg.cqe32)
+		issue_flags |= IOU_F_CQE32;
+	if (r->cfg.iopoll)
+		issue_flags |= IOU_F_IOPOLL;
+	ret = c->file->ops->uring_cmd(x, c, issue_flags);
+	if (ret == -VFS_EAGAIN && c->sqe != req->async_sqe) {
+		cmd_copy_sqe(r, x, req, st_cmd_issue);
+		r->cmd_stats.copies_at_eagain++;
+	}
+	return ret;
+}
+
+/* A command finished within its issue: its result is the CQE's. */
+static void cmd_complete_inline(struct io_ring *r, struct xctx *x,
+				struct io_req *req, long ret)
+{
+	req->res = ret;
+	req->res2 = 0;
+	xctx_charge(x, st_cmd_done, r->p.cmd_done);
+	if (r->cfg.iopoll)
+		req->iopoll_done = true;	/* the poller posts it */
+	else
+		post_cqe(r, x, req);
+}
+
+/* io_wq_submit_work for a command: issue it allowed to block. A command
+ * that must wait for a tag sleeps in the worker until one is freed
+ * (-EIOCBRETRY: c->retry wakes it), then is issued again. */
+static enum io_wq_exec cmd_wq_issue(struct io_ring *r, struct xctx *x,
+				    struct io_req *req)
+{
+	long ret = cmd_issue(r, x, req, 0);
+
+	if (ret == -EIOCBRETRY)
+		return IO_WQ_WAITS;
+	if (ret != -EIOCBQUEUED)
+		cmd_done(x, &req->cmd, ret, 0);
+	else if (r->cfg.iopoll && r->iopoll_spinning) {
+		/* Its queue is one the owner may not be polling. */
+		r->iopoll_spinning = false;
+		xctx_wake(x, r->owner);
+	}
+	return IO_WQ_DONE;
+}
+
+static void cmd_retry(struct xctx *x, struct uring_cmd *c)
+{
+	io_wq_work_wake(x, &req_of_cmd(c)->work);
+}
+
+/* io_uring_cmd_prep: the command reads its SQE in place (patched,
+ * kernel feature uring_cmd_defer_sqe_copy) unless it is forced async, or
+ * copies it into its async data at once (stock); then io_uring_cmd, or
+ * io-wq for IOSQE_ASYNC and -EAGAIN. */
+static void submit_cmd(struct io_ring *r, struct xctx *x, struct io_req *req,
+		       const struct io_sqe *sqe)
+{
+	long ret;
+
+	xctx_charge(x, st_file, r->cfg.fixed_files ? r->p.file_fixed : r->p.file_get);
+	xctx_charge(x, st_cmd_prep, r->p.cmd_prep);
+	req->is_cmd = true;
+	req->cmd = (struct uring_cmd){
+		.file = sqe->file, .cmd_op = sqe->cmd_op, .fixed = sqe->fixed_buf,
+		.sqe = sqe->cmd, .done = cmd_done, .retry = cmd_retry,
+		.trace = req->trace,
+	};
+	r->cmd_stats.cmds++;
+	if (!r->k->uring_cmd_defer_sqe_copy || req->force_async) {
+		cmd_copy_sqe(r, x, req, st_cmd_prep);
+		r->cmd_stats.copies_at_prep++;
+	}
+	if (r->cfg.iopoll)
+		iopoll_add(r, req);
+	if (req->force_async) {
+		punt(r, x, req);
+		return;
+	}
+	ret = cmd_issue(r, x, req, IOU_F_NONBLOCK);
+	if (ret == -EIOCBQUEUED)
+		return;
+	if (ret == -VFS_EAGAIN) {
+		punt(r, x, req);
+		return;
+	}
+	cmd_complete_inline(r, x, req, ret);
+}
+
 static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *sqe)
 {
 	struct io_req *req = req_get(r);
@@ -596,6 +800,7 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 		io_trace_stamp(req->trace, IOS_SUBMIT, xctx_clock(x));
 	xctx_charge(x, st_submit_sqe, r->p.submit_sqe);
 	req->user_data = sqe->user_data;
+	req->force_async = sqe->force_async;
 	switch (sqe->op) {
 	case IO_OP_NOP:
 		req->res = 0;
@@ -604,6 +809,9 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 	case IO_OP_READ:
 	case IO_OP_WRITE:
 		issue_rw(r, x, req, sqe);
+		break;
+	case IO_OP_URING_CMD:
+		submit_cmd(r, x, req, sqe);
 		break;
 	case IO_OP_FSYNC:
 		/* io_fsync cannot run without blocking: always io-wq. */
@@ -630,8 +838,9 @@ static void submit_sqes(struct io_ring *r, struct xctx *x, unsigned nr)
 	if (plugged)
 		blk_start_plug(x);
 	while (r->submitted < nr && r->sq_head != r->sq_tail) {
-		struct io_sqe sqe = r->sq[umod_fast(r->sq_head++, r->cfg.sq_entries)];
-		submit_one(r, x, &sqe);
+		/* The entry itself: a passthrough command reads it in place
+		 * until it goes async. */
+		submit_one(r, x, &r->sq[umod_fast(r->sq_head++, r->cfg.sq_entries)]);
 		r->submitted++;
 	}
 	if (plugged)
@@ -679,7 +888,7 @@ static void iopoll_reap(struct io_ring *r, struct xctx *x)
 
 	while (*pp) {
 		struct io_req *req = *pp;
-		if (req->iopoll_done && req->res == -VFS_EAGAIN &&
+		if (req->iopoll_done && req->res == -VFS_EAGAIN && !req->is_cmd &&
 		    (req->kiocb.flags & KI_NOWAIT)) {
 			req->iopoll_done = false;
 			punt(r, x, req);
@@ -704,7 +913,8 @@ static void iopoll_check(struct io_ring *r, struct xctx *x)
 
 	xctx_charge(x, st_iopoll, r->p.iopoll);
 	for (struct io_req *req = r->iopoll_head; req; req = req->next) {
-		struct blk_hctx *hc = req->kiocb.poll_cookie;
+		struct blk_hctx *hc = req->is_cmd ? req->cmd.poll_cookie :
+					  req->kiocb.poll_cookie;
 		bool seen = false;
 		if (!hc || req->iopoll_done)
 			continue;
@@ -976,6 +1186,11 @@ void io_ring_free(struct io_ring *r)
 		sim_cancel(host_sim(r->h), r->sqp_timer);
 	r->sqp_timer = 0;
 	sqp_notify(r, x);
+}
+
+void io_ring_cmd_stats(const struct io_ring *r, struct io_ring_cmd_stats *st)
+{
+	*st = r->cmd_stats;
 }
 
 void io_ring_wq_usage(const struct io_ring *r, unsigned *workers,

@@ -26,6 +26,7 @@ enum io_op {
 	IO_OP_READ,
 	IO_OP_WRITE,
 	IO_OP_FSYNC,		/* fsync; with fsync_datasync, fdatasync */
+	IO_OP_URING_CMD,	/* IORING_OP_URING_CMD: the file's passthrough */
 };
 
 #define IORING_ENTER_GETEVENTS (1u << 0)
@@ -40,6 +41,11 @@ struct io_sqe {
 	uint32_t nr_segs;	/* pages spanned by the buffer */
 	uint32_t kiflags;	/* KI_*: from the file's open flags (O_DSYNC...) */
 	bool fsync_datasync;	/* IORING_FSYNC_DATASYNC */
+	bool force_async;	/* IOSQE_ASYNC: straight to io-wq */
+	/* IO_OP_URING_CMD: sqe->cmd_op, and the command area (sqe->cmd) the
+	 * file reads; fixed_buf stands for IORING_URING_CMD_FIXED. */
+	uint32_t cmd_op;
+	uint8_t cmd[IO_URING_CMD_BYTES];
 	void *user_data;
 	struct io_trace *trace;	/* the submitter's latency stamps, or NULL:
 				 * the simulation's, not in a real SQE */
@@ -48,6 +54,7 @@ struct io_sqe {
 struct io_cqe {
 	void *user_data;
 	long res;
+	uint64_t res2;		/* big_cqe[0] of a 32-byte CQE (CQE32 rings) */
 };
 
 struct io_ring_config {
@@ -57,6 +64,8 @@ struct io_ring_config {
 	bool defer_taskrun;	/* IORING_SETUP_DEFER_TASKRUN */
 	bool coop_taskrun;	/* IORING_SETUP_COOP_TASKRUN */
 	bool fixed_files;	/* registered files */
+	bool sqe128;		/* IORING_SETUP_SQE128: 128-byte SQEs */
+	bool cqe32;		/* IORING_SETUP_CQE32: 32-byte CQEs */
 	bool sqpoll;		/* IORING_SETUP_SQPOLL */
 	int sq_thread_cpu;	/* IORING_SETUP_SQ_AFF: its CPU, or -1 */
 	sim_time sq_thread_idle;	/* ns of no work before it sleeps */
@@ -77,6 +86,10 @@ struct io_uring_params {
 	sim_time iopoll;	/* one io_do_iopoll pass */
 	sim_time async_prep;	/* io_req_prep_async before an io-wq punt */
 	sim_time sqpoll;	/* one pass of the SQPOLL thread */
+	sim_time cmd_prep;	/* io_uring_cmd_prep, io_uring_async_get */
+	sim_time sqe_copy_line;	/* per 64-byte line of SQE copied to async data */
+	sim_time cmd_issue;	/* io_uring_cmd around ->uring_cmd */
+	sim_time cmd_done;	/* io_uring_cmd_done: result, async data freed */
 };
 
 extern const struct param_def io_uring_param_table[];
@@ -92,6 +105,12 @@ struct io_ring *io_ring_new(struct host *h, struct task *owner,
 void io_ring_wq_usage(const struct io_ring *r, unsigned *workers,
 		      struct task_usage *sum);
 void io_ring_free(struct io_ring *r);
+/* How often passthrough commands had their SQE copied into async data, by
+ * where: in io_uring_cmd_prep, or on -EAGAIN from the issue. */
+struct io_ring_cmd_stats {
+	uint64_t cmds, copies_at_prep, copies_at_eagain, punted;
+};
+void io_ring_cmd_stats(const struct io_ring *r, struct io_ring_cmd_stats *st);
 
 /* User side */
 bool io_ring_sqe_push(struct io_ring *r, const struct io_sqe *sqe);

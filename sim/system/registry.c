@@ -46,6 +46,9 @@ const struct model_info model_registry[] = {
 		  "docs/models/mq-deadline.md"),
 	HOST_PART("nvme_drv", nvme_drv_param_table, struct nvme_drv_params,
 		  nvme_drv, "NVMe PCI host driver", "docs/models/nvme-driver.md"),
+	HOST_PART("nvme_ioctl", nvme_ioctl_param_table, struct nvme_ioctl_params,
+		  nvme_ioctl, "NVMe passthrough: the generic character device "
+		  "and its io_uring command", "docs/models/nvme-ioctl.md"),
 	HOST_PART("null_blk_cpu", null_blk_cpu_param_table,
 		  struct null_blk_cpu_params, null_blk_cpu,
 		  "null_blk CPU costs", "docs/models/null_blk.md"),

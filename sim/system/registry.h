@@ -18,6 +18,7 @@
 #include "drivers/loop.h"
 #include "drivers/null_blk.h"
 #include "drivers/nvme.h"
+#include "drivers/nvme_ioctl.h"
 #include "syscalls/aio.h"
 #include "workloads/fio/fio.h"
 #include "syscalls/io_uring.h"
@@ -45,6 +46,7 @@ struct stack_params {
 	struct shmem_params shmem;
 	struct blk_mq_params blk_mq;
 	struct nvme_drv_params nvme_drv;
+	struct nvme_ioctl_params nvme_ioctl;
 	struct null_blk_cpu_params null_blk_cpu;
 	struct loop_cpu_params loop_cpu;
 };

@@ -661,6 +661,7 @@ static bool build_devices(struct system *s, GError **err)
 			if (!d->nvme)
 				return false;
 			d->q = nvme_drv_queue(d->nvme);
+			d->ng = nvme_ns_chr_new(d->q, &s->sp.nvme_ioctl);
 		}
 		d->bdev = blkdev_new(d->q, &s->sp.blkdev, &s->kf);
 	}
@@ -750,6 +751,7 @@ void system_free(struct system *s)
 	for (unsigned i = 0; i < s->devices->len; i++) {
 		struct system_device *d = s->devices->pdata[i];
 		blkdev_free(d->bdev);
+		nvme_ns_chr_free(d->ng);
 		null_blk_free(d->nullb);
 		loop_free(d->loop);
 		nvme_drv_free(d->nvme);
@@ -772,11 +774,33 @@ void system_free(struct system *s)
 	g_free(s);
 }
 
+/* /dev/ngXnY: the generic character device of NVMe namespace nvmeXnY. */
+static struct sfile *open_generic(struct system *s,
+				  const struct system_open_args *a, GError **err)
+{
+	g_autofree char *name = g_strconcat("nvme", a->path + 7, NULL);
+	struct system_device *d = find_device(s, name);
+
+	if (!d || !d->ng) {
+		storsim_input_error(err, NULL, 0, "filename",
+				    "'%s': no such NVMe namespace in the simulated "
+				    "system (its block device would be /dev/%s; add "
+				    "it with --device %s=PROFILE)", a->path, name, name);
+		return NULL;
+	}
+	struct sfile *f = g_new0(struct sfile, 1);
+	nvme_ns_chr_open(d->ng, f, a->path, a->writable);
+	g_ptr_array_add(s->files, f);
+	return f;
+}
+
 struct sfile *system_open_args(struct system *s,
 			       const struct system_open_args *a, GError **err)
 {
 	const char *path = a->path, *rel;
 
+	if (g_str_has_prefix(path, "/dev/ng"))
+		return open_generic(s, a, err);
 	if (g_str_has_prefix(path, "/dev/")) {
 		struct system_device *d = find_device(s, path + 5);
 		if (!d) {

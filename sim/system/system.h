@@ -55,6 +55,7 @@ struct system_device {
 	struct null_blk *nullb;
 	struct nvme_drv *nvme;
 	struct loop_dev *loop;
+	struct nvme_ns_chr *ng;	/* NVMe: /dev/ngXnY, the generic char device */
 };
 
 struct system_mount {
@@ -87,6 +88,7 @@ struct system {
 struct system_open_args {
 	const char *path;
 	bool direct;		/* O_DIRECT */
+	bool writable;		/* O_RDWR or O_WRONLY (a passthrough device checks) */
 	uint64_t create_size;	/* 0: the file must exist */
 	bool create_written;	/* lay it out written (else fallocated) */
 	bool create_fallocate;	/* unwritten extents, else holes */

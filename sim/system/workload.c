@@ -145,7 +145,7 @@ static GPtrArray *split_attached(int argc, char **argv)
 
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
-		if (i > 0 && s[0] == '-' && s[1] && strchr("dscbpBFnOrR", s[1]) &&
+		if (i > 0 && s[0] == '-' && s[1] && strchr("dscbpBFnOrRu", s[1]) &&
 		    s[2]) {
 			g_ptr_array_add(a, g_strndup(s, 2));
 			g_ptr_array_add(a, g_strdup(s + 2));
@@ -160,7 +160,7 @@ static GPtrArray *split_attached(int argc, char **argv)
 bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 		       struct system_config *cfg, char ***files, GError **err)
 {
-	gint d, s, c, b, p, B, F, n, O, r, R;
+	gint d, s, c, b, p, B, F, n, O, r, R, u;
 	g_autoptr(GPtrArray) split = split_attached(*argc, *argv);
 	int sargc = (int)split->len - 1;
 	/* GOption reorders the array it parses: give it a copy of the
@@ -174,6 +174,7 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 	b = (gint)o->bs; p = o->polled; B = o->fixedbufs; F = o->register_files;
 	n = (gint)o->nthreads; O = o->odirect; r = (gint)o->runtime;
 	R = o->random_io;
+	u = o->passthrough;
 	const GOptionEntry entries[] = {
 		{"depth", 'd', 0, G_OPTION_ARG_INT, &d, "I/O depth (128)", "N"},
 		{"submit", 's', 0, G_OPTION_ARG_INT, &s, "Batch submit (32)", "N"},
@@ -188,6 +189,8 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 		{"runtime", 'r', 0, G_OPTION_ARG_INT, &r,
 		 "Runtime in simulated seconds (required)", "S"},
 		{"random", 'R', 0, G_OPTION_ARG_INT, &R, "Random I/O (1)", "0|1"},
+		{"passthrough", 'u', 0, G_OPTION_ARG_INT, &u,
+		 "NVMe passthrough: io_uring commands on /dev/ngXnY (0)", "0|1"},
 		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, files, NULL,
 		 "FILE..."},
 		{NULL},
@@ -226,6 +229,7 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 	o->odirect = O;
 	o->runtime = (unsigned)r;
 	o->random_io = R;
+	o->passthrough = u;
 	return true;
 }
 

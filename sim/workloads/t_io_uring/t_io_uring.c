@@ -15,15 +15,21 @@
  *   reap_ns  per CQE reaped
  *   loop_ns  per pass of the submit loop
  *
+ * Passthrough (-u1): the files are NVMe generic character devices
+ * (/dev/ngXnY); the ring has 128-byte SQEs and 32-byte CQEs and each read
+ * is an IORING_OP_URING_CMD carrying an NVMe Read (init_io_pt): cmd_op
+ * NVME_URING_CMD_IO, a registered buffer with -B1 (IORING_URING_CMD_FIXED),
+ * a CQE result of 0 for success. -O does not apply to it.
+ *
  * Left out: -a (libaio), -S (preadv2), -N (no-op), -t latency tracking,
- * -u (passthrough), -X, -P, -D. Polled rings (-p1) poll the device's poll
- * queues (nvme_drv.poll_queues); without any, completions come by
- * interrupt.
+ * -X, -P, -D. Polled rings (-p1) poll the device's poll queues
+ * (nvme_drv.poll_queues); without any, completions come by interrupt.
  */
 #include <glib.h>
 #include <string.h>
 
 #include "t_io_uring.h"
+#include "drivers/nvme_ioctl.h"
 #include "system/system.h"
 #include "engine/util.h"
 
@@ -89,7 +95,7 @@ void t_io_uring_opts_default(struct t_io_uring_opts *o)
 		.depth = 128, .batch_submit = 32, .batch_complete = 32,
 		.bs = 4096, .polled = true, .fixedbufs = true,
 		.register_files = true, .nthreads = 1, .odirect = true,
-		.runtime = 0, .random_io = true,
+		.runtime = 0, .random_io = true, .passthrough = false,
 	};
 }
 
@@ -110,6 +116,20 @@ static uint64_t next_offset(struct submitter *s, unsigned fi)
 			s->seq_block[fi] = 0;
 	}
 	return block * s->t->o.bs;
+}
+
+/* init_io_pt: the read as an NVMe command in the SQE's command area. */
+static void pt_cmd(struct io_sqe *sqe, const struct sfile *f, uint32_t segs)
+{
+	struct nvme_uring_cmd cmd = {
+		.opcode = 0x02, .nsid = 1,
+		.slba = sqe->off / f->blksize,
+		.nlb = sqe->len / f->blksize - 1,
+		.data_len = sqe->len, .nr_segs = segs,
+	};
+	sqe->op = IO_OP_URING_CMD;
+	sqe->cmd_op = NVME_URING_CMD_IO;
+	nvme_uring_cmd_put(sqe->cmd, &cmd);
 }
 
 static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
@@ -139,6 +159,8 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 			.kiflags = o->odirect ? KI_DIRECT : 0,
 			.user_data = (void *)(uintptr_t)fi,
 		};
+		if (o->passthrough)
+			pt_cmd(&sqe, s->files[fi], segs);
 		if (s->t->trace_layers) {
 			unsigned slot = s->free_slots[--s->nfree];
 			io_trace_reset(&s->traces[slot]);
@@ -326,7 +348,7 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	}
 	/* An IOPOLL ring fails buffered reads with -EOPNOTSUPP, on which
 	 * t/io_uring stops; the model does not check CQE results. */
-	if (o->polled && !o->odirect) {
+	if (o->polled && !o->odirect && !o->passthrough) {
 		storsim_unsupported_error(err, "command line", 0, "-p",
 					  "polled I/O needs O_DIRECT: with -O0, "
 					  "every read fails; use -p0");
@@ -353,9 +375,24 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	else
 		rem = o->nthreads - per_file * (unsigned)nfiles;
 	for (int i = 0; i < nfiles; i++) {
-		struct system_open_args a = {.path = files[i], .direct = o->odirect};
+		struct system_open_args a = {.path = files[i],
+					     .direct = o->odirect && !o->passthrough};
 		struct sfile *f = system_open_args(sys, &a, err);
 		if (!f) {
+			t_io_uring_free(t);
+			return NULL;
+		}
+		if (o->passthrough && !f->ops->uring_cmd) {
+			storsim_input_error(err, "command line", 0, files[i],
+					    "-u1 needs an NVMe generic character "
+					    "device (/dev/ngXnY): nvme_get_info fails on it");
+			t_io_uring_free(t);
+			return NULL;
+		}
+		if (o->passthrough && o->bs % f->blksize) {
+			storsim_input_error(err, "command line", 0, "-b",
+					    "error: bs:%u should be a multiple "
+					    "logical_block_size:%u", o->bs, f->blksize);
 			t_io_uring_free(t);
 			return NULL;
 		}
@@ -383,6 +420,7 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 		struct io_ring_config rc = {
 			.sq_entries = o->depth, .cq_entries = o->depth,
 			.iopoll = o->polled, .fixed_files = o->register_files,
+			.sqe128 = o->passthrough, .cqe32 = o->passthrough,
 		};
 		s->t = t;
 		g_snprintf(s->name, sizeof(s->name), "submitter%u", i);

@@ -31,6 +31,7 @@ struct t_io_uring_opts {
 	bool odirect;		/* -O */
 	unsigned runtime;	/* -r, seconds; 0 = until stopped */
 	bool random_io;		/* -R */
+	bool passthrough;	/* -u: NVMe passthrough on /dev/ngXnY */
 };
 
 void t_io_uring_opts_default(struct t_io_uring_opts *o);
