@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # Everything the build, the tests and the validation need, from Debian.
 PACKAGES="build-essential pkg-config autoconf automake libtool autoconf-archive
 libglib2.0-dev libjson-c-dev clang
-fio fio-examples python3 python3-six
+fio fio-examples python3 python3-six gnuplot-nox
 qemu-system-x86 qemu-utils
 libvirt-dev libvirt-clients libvirt-daemon libvirt-daemon-driver-qemu
 busybox-static cpio blktrace

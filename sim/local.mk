@@ -28,6 +28,11 @@ libstorsim_a_SOURCES += \
 	sim/system/strategy.c sim/system/strategy.h \
 	sim/system/report.c sim/system/report.h
 
+# report/: reports of result stores, and gnuplot's plots for them.
+libstorsim_a_SOURCES += \
+	sim/report/plot.c sim/report/plot.h \
+	sim/report/results_report.c sim/report/results_report.h
+
 # workloads/: the front-ends that drive the stack.
 libstorsim_a_SOURCES += \
 	sim/workloads/fio/fio.c sim/workloads/fio/fio.h sim/workloads/fio/fio_engine.h \
@@ -73,7 +78,7 @@ endif
 libstorsim_a_SOURCES += \
 	sim/cli/commands.h \
 	sim/cli/cmd_run.c sim/cli/cmd_uring_bench.c sim/cli/cmd_params.c \
-	sim/cli/cmd_reproduce.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c
+	sim/cli/cmd_reproduce.c sim/cli/cmd_report.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c
 
 # calibrate/: storsim calibrate and validate real: real fio runs on this
 # machine, the fit of a host profile to them, and the comparison.

@@ -13,6 +13,7 @@
 #include "workloads/fio/output.h"
 #include "engine/progress.h"
 #include "engine/util.h"
+#include "report/results_report.h"
 #include "system/point.h"
 #include "system/runner.h"
 #include "system/store.h"
@@ -834,7 +835,7 @@ int cmd_reproduce(int argc, char **argv)
 	g_autofree char *format = NULL;
 	g_autofree char *output = NULL;
 	g_autofree char *eta = NULL;
-	g_autofree char *results = NULL;
+	g_autofree char *results = NULL, *report = NULL;
 	gint runtime = 0, jobs = (gint)runner_default_jobs(), point = -1;
 	gboolean list = FALSE, force = FALSE;
 	g_autoptr(GError) err = NULL;
@@ -853,6 +854,9 @@ int cmd_reproduce(int argc, char **argv)
 		 "command run again resumes", "DIR"},
 		{"force", 0, 0, G_OPTION_ARG_NONE, &force,
 		 "Run every point again, even those the result store holds", NULL},
+		{"report", 0, 0, G_OPTION_ARG_FILENAME, &report,
+		 "Write a report into DIR: published beside simulated values, "
+		 "plotted (Markdown, HTML, CSV, SVG, PNG)", "DIR"},
 		{"point", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &point,
 		 "Run only point N of the one experiment into the result store "
 		 "--results names (a worker)", "N"},
@@ -923,6 +927,12 @@ int cmd_reproduce(int argc, char **argv)
 			"give one experiment\n");
 		return 1;
 	}
+	/* A report is made from the stores: without --results, temporary ones. */
+	bool temporary = report && !results && point < 0;
+	if (temporary && !(results = g_dir_make_tmp("storsim-reproduce-XXXXXX", &err))) {
+		fprintf(stderr, "storsim reproduce: %s\n", err->message);
+		return 1;
+	}
 	for (unsigned i = 0; i < want->len && !failed; i++) {
 		struct result res = {0};
 		bool worker = false;
@@ -951,8 +961,17 @@ int cmd_reproduce(int argc, char **argv)
 			failed = true;
 		} else {
 			print_text(&res, text);
-			json_object_array_add(arr, to_json(&res));
+			json_object *rj = to_json(&res);
+			json_object_array_add(arr, rj);
 			all_pass &= res.pass;
+			/* What storsim report draws the published values from. */
+			g_autofree char *rpath = results ?
+				g_build_filename(results, res.e->id, "reproduce.json", NULL) : NULL;
+			if (rpath && json_object_to_file_ext(rpath, rj, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_SPACED) != 0) {
+				fprintf(stderr, "storsim reproduce: %s: cannot write it\n", rpath);
+				failed = true;
+			}
 		}
 		result_free(&res);
 		experiment_free(res.e);
@@ -975,6 +994,18 @@ int cmd_reproduce(int argc, char **argv)
 				fputc('\n', stdout);
 		}
 	}
+	if (!failed && report) {
+		char *dirs[] = {results, NULL};
+		if (results_report_write(dirs, report, &err))
+			fprintf(stderr, "storsim reproduce: report in %s/report.html and "
+				"report.md\n", report);
+		else {
+			fprintf(stderr, "storsim reproduce: %s\n", err->message);
+			failed = true;
+		}
+	}
+	if (temporary)
+		store_delete(results);
 	json_object_put(doc);
 	return failed || !all_pass ? 1 : 0;
 }

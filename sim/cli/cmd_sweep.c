@@ -18,6 +18,7 @@
 #include "commands.h"
 #include "engine/progress.h"
 #include "engine/util.h"
+#include "report/results_report.h"
 #include "system/point.h"
 #include "system/runner.h"
 #include "system/store.h"
@@ -45,7 +46,7 @@ struct sweep {
 	GPtrArray *vars;	/* struct vary * */
 	GPtrArray *strategies;	/* compare: struct strategy * */
 	/* the options both commands take */
-	char *format, *output, *eta, *results;
+	char *format, *output, *eta, *results, *report;
 	gint jobs, point;
 	gboolean force;
 };
@@ -668,7 +669,7 @@ static int run_sweep(struct sweep *s, GError **err)
 	if (!check_sweep(s, points, err))
 		goto out;
 	unsigned jobs = MIN((unsigned)s->jobs, points->len);
-	if (s->results || jobs > 1) {
+	if (s->results || jobs > 1 || s->report) {
 		store = store_open(s->results, grid, command_json(s),
 				   s->force ? STORE_REPLACE : STORE_CREATE, err);
 		if (!store)
@@ -719,6 +720,13 @@ static int run_sweep(struct sweep *s, GError **err)
 	} else {
 		fputs(text->str, stdout);
 	}
+	if (s->report) {
+		char *dirs[] = {(char *)store_dir(store), NULL};
+		if (!results_report_write(dirs, s->report, err))
+			goto out;
+		fprintf(stderr, "storsim %s: report in %s/report.html and report.md\n",
+			s->command, s->report);
+	}
 	if (failed)
 		fprintf(stderr, "storsim %s: %u of %u points failed; running the "
 			"same command again runs them again\n", s->command, failed,
@@ -749,6 +757,9 @@ static void add_common(struct sweep *s, GOptionContext *ctx,
 		 "command run again resumes", "DIR"},
 		{"force", 0, 0, G_OPTION_ARG_NONE, &s->force,
 		 "Run every point again, even those the result store holds", NULL},
+		{"report", 0, 0, G_OPTION_ARG_FILENAME, &s->report,
+		 "Write a report into DIR: Markdown, HTML, CSV, SVG and PNG plots "
+		 "(as storsim report)", "DIR"},
 		{"point", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &s->point,
 		 "Run only point N into the result store (a worker)", "N"},
 		{NULL},
@@ -768,6 +779,7 @@ static void sweep_clear(struct sweep *s)
 	g_free(s->output);
 	g_free(s->eta);
 	g_free(s->results);
+	g_free(s->report);
 	g_strfreev(s->fixed_env);
 	g_strfreev(s->argv);
 	g_free(s->parse_argv);

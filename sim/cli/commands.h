@@ -5,6 +5,7 @@
 int cmd_compare(int argc, char **argv);
 int cmd_uring_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

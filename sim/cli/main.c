@@ -26,6 +26,8 @@ static const struct command {
 	 "run fio's t/io_uring benchmark on the simulated system"},
 	{"reproduce", cmd_reproduce,
 	 "reproduce a published table from its experiment in traces/"},
+	{"report", cmd_report,
+	 "report result stores: Markdown, HTML, CSV, plots"},
 	{"trace", cmd_trace,
 	 "read block traces: describe one, or convert it to a fio iolog"},
 	{"validate", validate_main,

@@ -135,21 +135,45 @@ struct store *store_open(const char *dir, json_object *grid,
 	return s;
 }
 
+/* A store's own files: its manifest, its documents, reproduce.json. */
+static void delete_store(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, name, NULL);
+		if (g_str_has_suffix(name, ".json") &&
+		    g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			g_unlink(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_rmdir(dir);
+}
+
+void store_delete(const char *dir)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *p = g_build_filename(dir, name, "manifest.json", NULL);
+		g_autofree char *sub = g_build_filename(dir, name, NULL);
+		if (g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			delete_store(sub);
+	}
+	if (d)
+		g_dir_close(d);
+	delete_store(dir);
+}
+
 void store_close(struct store *s)
 {
 	if (!s)
 		return;
-	if (s->temporary && s->dir) {
-		GDir *d = g_dir_open(s->dir, 0, NULL);
-		const char *name;
-		while (d && (name = g_dir_read_name(d))) {
-			g_autofree char *p = g_build_filename(s->dir, name, NULL);
-			g_unlink(p);
-		}
-		if (d)
-			g_dir_close(d);
-		g_rmdir(s->dir);
-	}
+	if (s->temporary && s->dir)
+		store_delete(s->dir);
 	g_free(s->dir);
 	json_object_put(s->command);
 	g_free(s);

@@ -46,6 +46,11 @@ bool store_save(struct store *s, const struct point *p, json_object *def,
 json_object *store_document(json_object *command, json_object *def,
 			    json_object *result);
 
+/* Remove dir: a store (its documents and manifest), or a directory of
+ * stores; nothing else in them is touched, so the directories stay if
+ * anything else is there. */
+void store_delete(const char *dir);
+
 /* Read a store back: its manifest and each point's document, in the
  * grid's order (NULL where a point has none yet). */
 bool store_read(const char *dir, json_object **manifest, GPtrArray **docs,
