@@ -26,6 +26,7 @@ libstorsim_a_SOURCES += \
 	sim/system/store.c sim/system/store.h \
 	sim/system/runner.c sim/system/runner.h \
 	sim/system/strategy.c sim/system/strategy.h \
+	sim/system/slurm.c sim/system/slurm.h \
 	sim/system/report.c sim/system/report.h
 
 # report/: reports of result stores, and gnuplot's plots for them.

@@ -202,6 +202,32 @@ TESTS += tests/unit/test-guest
 TESTS += tests/guest-cli.sh
 EXTRA_DIST += tests/guest-cli.sh
 
+# The HTML report in headless Chromium (skipped where it is missing);
+# make check-browser installs Debian's chromium (root) and runs it: about
+# 15 s once installed.
+TESTS += tests/report-browser.sh
+EXTRA_DIST += tests/report-browser.sh
+CLEANFILES += tests/report-browser.png
+check-browser: storsim$(EXEEXT)
+	@command -v chromium >/dev/null 2>&1 || { \
+		test "$$(id -u)" -eq 0 || { echo "check-browser: installing chromium needs root" >&2; exit 1; }; \
+		echo "check-browser: installing chromium"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -q --no-install-recommends chromium; }
+	$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/report-browser.sh
+	@grep -q '^PASS' tests/report-browser.log && ! grep -q '^SKIP' tests/report-browser.log
+.PHONY: check-browser
+
+# make check-slurm (docs/user-guide.md, Sweeps on a Slurm cluster): a
+# one-node Slurm cluster on this machine (slurm-wlm and munge, installed
+# if missing; root) runs a 40-point sweep as a job array, whose store must
+# equal a local -j run's. About 2-3 minutes; not part of make check.
+EXTRA_DIST += tests/slurm/check-slurm.sh
+check-slurm: storsim$(EXEEXT)
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
+	$(SHELL) $(top_srcdir)/tests/slurm/check-slurm.sh
+.PHONY: check-slurm
+
 # make check-guest (docs/guest.md): a Debian guest under TCG through libvirt's
 # embedded QEMU driver runs tests/guest/*.fio on QEMU's emulated NVMe. Takes
 # minutes and root; not part of make check.

@@ -21,6 +21,7 @@
 #include "report/results_report.h"
 #include "system/point.h"
 #include "system/runner.h"
+#include "system/slurm.h"
 #include "system/store.h"
 #include "system/strategy.h"
 #include "workloads/fio/jobfile.h"
@@ -49,6 +50,10 @@ struct sweep {
 	char *format, *output, *eta, *results, *report;
 	gint jobs, point;
 	gboolean force;
+	/* Slurm: submit, wait, how many tasks, sbatch's options; a task */
+	gboolean slurm, slurm_wait;
+	gint slurm_tasks, slurm_task;
+	char **sbatch_args;
 };
 
 static void vary_free(struct vary *v)
@@ -625,6 +630,68 @@ static json_object *command_json(const struct sweep *s)
 	return a;
 }
 
+/* A Slurm task: its share of the points that the store does not hold. */
+static bool run_task(const struct sweep *s, struct store *store, GPtrArray *points,
+		     GError **err)
+{
+	unsigned k;
+
+	if (!slurm_task_index((unsigned)s->slurm_task, &k, err))
+		return false;
+	for (unsigned i = k; i < points->len; i += (unsigned)s->slurm_task) {
+		const struct point *p = points->pdata[i];
+		json_object *def = point_definition(p, err), *doc;
+		if (!def)
+			return false;
+		doc = s->force ? NULL : store_load(store, p, def);
+		bool skip = doc && point_doc_status(doc) != POINT_FAILED;
+		json_object_put(doc);
+		json_object_put(def);
+		if (!skip && !runner_run_point(store, p, err))
+			return false;
+	}
+	return true;
+}
+
+/* Submit the grid as a job array; with --slurm-wait, wait for its end. */
+static bool submit(const struct sweep *s, json_object *grid, unsigned npoints,
+		   struct store **store, GError **err)
+{
+	g_autofree char *job = NULL;
+
+	if (!s->results) {
+		storsim_input_error(err, "command line", 0, "--slurm",
+				    "needs --results DIR, a directory the cluster's "
+				    "nodes share, for the tasks to write into");
+		return false;
+	}
+	if (s->slurm_tasks < 0) {
+		storsim_input_error(err, "command line", 0, "--slurm-tasks",
+				    "must be 1 or more");
+		return false;
+	}
+	*store = store_open(s->results, grid, command_json(s),
+			    s->force ? STORE_REPLACE : STORE_CREATE, err);
+	if (!*store)
+		return false;
+	g_autofree char *abs = g_canonicalize_filename(s->results, NULL);
+	unsigned tasks = s->slurm_tasks ? MIN((unsigned)s->slurm_tasks, npoints) : npoints;
+	struct slurm_job j = {
+		.store = abs, .task_argv = s->argv, .tasks = tasks,
+		.sbatch_args = s->sbatch_args, .wait = s->slurm_wait,
+	};
+	if (!slurm_submit(&j, &job, err))
+		return false;
+	fprintf(stderr, "storsim %s: Slurm job %s, %u task%s for %u points, into %s\n",
+		s->command, job, tasks, tasks == 1 ? "" : "s", npoints, abs);
+	if (!s->slurm_wait)
+		fprintf(stderr, "storsim %s: when it has ended, `storsim report %s` "
+			"reports it, and this command without --slurm prints its "
+			"tables (running here any point the tasks did not finish)\n",
+			s->command, s->results);
+	return true;
+}
+
 static int run_sweep(struct sweep *s, GError **err)
 {
 	g_autoptr(GPtrArray) points = NULL;
@@ -666,18 +733,56 @@ static int run_sweep(struct sweep *s, GError **err)
 		}
 		goto out;
 	}
+	if (s->slurm_task > 0) {
+		if (s->results && (store = store_open(s->results, grid, command_json(s),
+						      STORE_JOIN, err)) &&
+		    run_task(s, store, points, err))
+			ret = 0;
+		else if (!s->results)
+			storsim_input_error(err, "command line", 0, "--slurm-task",
+					    "needs --results");
+		goto out;
+	}
+	if (!s->slurm && (s->slurm_wait || s->slurm_tasks || s->sbatch_args)) {
+		storsim_input_error(err, "command line", 0, s->slurm_wait ? "--slurm-wait" :
+				    s->slurm_tasks ? "--slurm-tasks" : "--sbatch-arg",
+				    "is for --slurm");
+		goto out;
+	}
 	if (!check_sweep(s, points, err))
 		goto out;
+	if (s->slurm) {
+		if (!submit(s, grid, points->len, &store, err))
+			goto out;
+		if (!s->slurm_wait) {
+			ret = 0;
+			goto out;
+		}
+		unsigned held = 0;
+		for (unsigned i = 0; i < points->len; i++) {
+			json_object *def = point_definition(points->pdata[i], err), *doc;
+			if (!def)
+				goto out;
+			doc = store_load(store, points->pdata[i], def);
+			held += doc && point_doc_status(doc) != POINT_FAILED;
+			json_object_put(doc);
+			json_object_put(def);
+		}
+		fprintf(stderr, "storsim %s: the Slurm job has ended: %u of %u points "
+			"in the store%s\n", s->command, held, points->len,
+			held < points->len ? "; the others run here" : "");
+	}
 	unsigned jobs = MIN((unsigned)s->jobs, points->len);
-	if (s->results || jobs > 1 || s->report) {
+	if (!store && (s->results || jobs > 1 || s->report)) {
 		store = store_open(s->results, grid, command_json(s),
 				   s->force ? STORE_REPLACE : STORE_CREATE, err);
 		if (!store)
 			goto out;
 	}
 	what = g_strdup_printf("storsim %s", s->command);
+	/* After a Slurm job, what its tasks ran is not run again. */
 	struct runner r = {
-		.what = what, .jobs = jobs, .force = s->force, .when = when,
+		.what = what, .jobs = jobs, .force = s->force && !s->slurm, .when = when,
 		.worker_argv = s->argv, .store = store, .command = command_json(s),
 	};
 	bool ran = runner_run(&r, points, &docs, err);
@@ -760,6 +865,18 @@ static void add_common(struct sweep *s, GOptionContext *ctx,
 		{"report", 0, 0, G_OPTION_ARG_FILENAME, &s->report,
 		 "Write a report into DIR: Markdown, HTML, CSV, SVG and PNG plots "
 		 "(as storsim report)", "DIR"},
+		{"slurm", 0, 0, G_OPTION_ARG_NONE, &s->slurm,
+		 "Submit the points to Slurm as a job array (sbatch), each task "
+		 "running its points into the --results store", NULL},
+		{"slurm-wait", 0, 0, G_OPTION_ARG_NONE, &s->slurm_wait,
+		 "With --slurm: wait for the job to end, then print the tables", NULL},
+		{"slurm-tasks", 0, 0, G_OPTION_ARG_INT, &s->slurm_tasks,
+		 "With --slurm: the job array's tasks (default: one per point)", "N"},
+		{"sbatch-arg", 0, 0, G_OPTION_ARG_STRING_ARRAY, &s->sbatch_args,
+		 "With --slurm: an option for sbatch, e.g. --partition=P (repeatable)",
+		 "ARG"},
+		{"slurm-task", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &s->slurm_task,
+		 "Be a task of a job array of N tasks (SLURM_ARRAY_TASK_ID)", "N"},
 		{"point", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &s->point,
 		 "Run only point N into the result store (a worker)", "N"},
 		{NULL},
@@ -780,6 +897,7 @@ static void sweep_clear(struct sweep *s)
 	g_free(s->eta);
 	g_free(s->results);
 	g_free(s->report);
+	g_strfreev(s->sbatch_args);
 	g_strfreev(s->fixed_env);
 	g_strfreev(s->argv);
 	g_free(s->parse_argv);

@@ -405,8 +405,12 @@ static bool doc_table(struct doc *d, struct table *t, struct table *csv,
 			g_string_append_c(d->md, ' ');
 			md_escape(d->md, row->pdata[i]);
 			g_string_append(d->md, " |");
-			g_string_append(d->html, "<td>");
-			html_escape(d->html, row->pdata[i]);
+			/* Numbers to the right, words to the left. */
+			char *end;
+			const char *c = row->pdata[i];
+			g_ascii_strtod(c, &end);
+			g_string_append(d->html, *c && !*end ? "<td class=\"n\">" : "<td>");
+			html_escape(d->html, c);
 			g_string_append(d->html, "</td>");
 		}
 		g_string_append_c(d->md, '\n');
@@ -1137,7 +1141,7 @@ static bool repro_section(struct doc *d, const struct rset *s, GError **err)
 static const char *const style =
 	"body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;"
 	"color:#222}table{border-collapse:collapse;margin:1em 0;font-size:90%}"
-	"th,td{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+	"th,td{border:1px solid #ccc;padding:2px 6px;text-align:left}td.n{text-align:right}"
 	"th{background:#f0f0f0}pre{background:#f6f6f6;padding:.5em;overflow-x:auto;"
 	"white-space:pre-wrap}figure{margin:1em 0}img.plot{display:block;max-width:100%;"
 	"height:auto;border:1px solid #eee}figcaption{font-size:90%;color:#555}";
