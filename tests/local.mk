@@ -27,8 +27,8 @@ TESTS += tests/unit/test-host
 # Reproductions of published tables (shorter runtime than the experiments').
 TESTS += tests/reproduce-nocopy-bvec.sh
 # sweep and compare: result store, workers, resume, strategies
-TESTS += tests/sweep-store.sh tests/compare.sh tests/report.sh
-EXTRA_DIST += tests/sweep-store.sh tests/compare.sh tests/report.sh
+TESTS += tests/sweep-store.sh tests/compare.sh tests/report.sh tests/sweep-slurm.sh
+EXTRA_DIST += tests/sweep-store.sh tests/compare.sh tests/report.sh tests/sweep-slurm.sh
 EXTRA_DIST += tests/reproduce-nocopy-bvec.sh
 check_PROGRAMS += tests/unit/test-stats
 tests_unit_test_stats_SOURCES = tests/unit/test-stats.c
