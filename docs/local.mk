@@ -15,6 +15,7 @@ EXTRA_DIST += docs/models/host.md docs/models/workqueue.md \
 dist_doc_DATA += docs/design.md
 dist_doc_DATA += docs/reproductions.md
 dist_doc_DATA += docs/user-guide.md
+dist_doc_DATA += docs/calibrate.md
 dist_man_MANS += docs/storsim.1
 
 # The parameter tables of the model pages, refreshed from storsim params

@@ -17,7 +17,7 @@ fio fio-examples python3 python3-six gnuplot-nox
 qemu-system-x86 qemu-utils
 libvirt-dev libvirt-clients libvirt-daemon libvirt-daemon-driver-qemu
 busybox-static cpio blktrace
-e2fsprogs util-linux mount"
+e2fsprogs xfsprogs util-linux mount"
 
 missing=""
 for p in $PACKAGES; do

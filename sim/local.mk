@@ -18,6 +18,7 @@ libstorsim_a_SOURCES += \
 # experiments and reports built on it.
 libstorsim_a_SOURCES += \
 	sim/system/registry.c sim/system/registry.h \
+	sim/system/costs.c sim/system/costs.h \
 	sim/system/profile.c sim/system/profile.h \
 	sim/system/system.c sim/system/system.h \
 	sim/system/workload.c sim/system/workload.h \
@@ -79,9 +80,18 @@ endif
 libstorsim_a_SOURCES += \
 	sim/cli/commands.h \
 	sim/cli/cmd_run.c sim/cli/cmd_uring_bench.c sim/cli/cmd_params.c \
-	sim/cli/cmd_reproduce.c sim/cli/cmd_report.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c
+	sim/cli/cmd_reproduce.c sim/cli/cmd_report.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c \
+	sim/cli/cmd_calibrate.c
 
 # calibrate/: storsim calibrate and validate real: real fio runs on this
 # machine, the fit of a host profile to them, and the comparison.
 libstorsim_a_SOURCES += \
-	sim/calibrate/lsq.c sim/calibrate/lsq.h
+	sim/calibrate/lsq.c sim/calibrate/lsq.h \
+	sim/calibrate/points.c sim/calibrate/points.h \
+	sim/calibrate/measure.c sim/calibrate/measure.h \
+	sim/calibrate/real.c sim/calibrate/real.h \
+	sim/calibrate/simulate.c sim/calibrate/simulate.h \
+	sim/calibrate/profiles.c sim/calibrate/profiles.h \
+	sim/calibrate/fit.c sim/calibrate/fit.h \
+	sim/calibrate/session.c sim/calibrate/session.h \
+	sim/calibrate/validate_real.c sim/calibrate/validate_real.h

@@ -415,3 +415,35 @@ check_PROGRAMS += tests/unit/test-lsq
 tests_unit_test_lsq_SOURCES = tests/unit/test-lsq.c
 tests_unit_test_lsq_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-lsq
+
+# storsim calibrate: the fit finds known scales; suite and grid are disjoint
+check_PROGRAMS += tests/unit/test-calibrate-fit
+tests_unit_test_calibrate_fit_SOURCES = tests/unit/test-calibrate-fit.c
+tests_unit_test_calibrate_fit_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-calibrate-fit
+TESTS += tests/calibrate-cli.sh
+EXTRA_DIST += tests/calibrate-cli.sh
+
+# make check-real (docs/calibrate.md): storsim calibrate on this machine's
+# own kernel (real fio 3.33 on loop devices over tmpfs files, raw, XFS and
+# ext4, and the null engine), then storsim validate real: the validation
+# grid in real fio and in storsim with the calibrated profiles, side by
+# side, with a verdict. Root; about 15 minutes on the 2-core development
+# machine; not part of make check. CHECK_REAL_DIR keeps the profiles and
+# measurements; CHECK_REAL_REPEAT and CHECK_REAL_RUNTIME set the passes
+# and each real run's length.
+CHECK_REAL_DIR = check-real
+CHECK_REAL_REPEAT = 3
+CHECK_REAL_RUNTIME = 2s
+check-real: storsim$(EXEEXT)
+	./storsim$(EXEEXT) calibrate --output-dir=$(CHECK_REAL_DIR) \
+		--repeat=$(CHECK_REAL_REPEAT) --runtime=$(CHECK_REAL_RUNTIME) --eta=always
+	./storsim$(EXEEXT) validate real --profiles=$(CHECK_REAL_DIR) \
+		--repeat=$(CHECK_REAL_REPEAT) --runtime=$(CHECK_REAL_RUNTIME) --eta=always
+.PHONY: check-real
+
+# host profiles that inherit another machine's costs, scaled
+check_PROGRAMS += tests/unit/test-profile-inherits
+tests_unit_test_profile_inherits_SOURCES = tests/unit/test-profile-inherits.c
+tests_unit_test_profile_inherits_LDADD = $(STORSIM_LIBS)
+TESTS += tests/unit/test-profile-inherits

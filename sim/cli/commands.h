@@ -2,6 +2,7 @@
 #ifndef STORSIM_COMMANDS_H
 #define STORSIM_COMMANDS_H
 
+int cmd_calibrate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_uring_bench(int argc, char **argv);
 int cmd_params(int argc, char **argv);

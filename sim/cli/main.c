@@ -31,9 +31,12 @@ static const struct command {
 	{"trace", cmd_trace,
 	 "read block traces: describe one, or convert it to a fio iolog"},
 	{"validate", validate_main,
-	 "compare the NVMe model with QEMU's emulated NVMe"},
+	 "compare the NVMe model with QEMU's (qemu), or a calibrated machine "
+	 "with its kernel (real)"},
 	{"guest", guest_main,
 	 "boot the check-guest VM, extract and compare its fio results"},
+	{"calibrate", cmd_calibrate,
+	 "measure this machine with real fio runs and fit its profiles"},
 	{"params", cmd_params, "list models and their parameters"},
 	{NULL, NULL, NULL},
 };

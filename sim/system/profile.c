@@ -87,6 +87,70 @@ static const char *get_string(json_object *root, const char *key)
 	return json_object_get_string(v);
 }
 
+/* "inherits": {"profile": NAME, "cost_scale": {"value", "unit": "",
+ * "source"}}, host profiles only. */
+static bool load_inherits(struct profile *p, GError **err)
+{
+	json_object *inh, *cs, *v;
+	int line = storsim_json_key_line(p->text, "inherits");
+
+	if (!json_object_object_get_ex(p->root, "inherits", &inh))
+		return true;
+	if (strcmp(p->kind, "host") != 0) {
+		storsim_input_error(err, p->path, line, "inherits",
+				    "only a host profile inherits another");
+		return false;
+	}
+	p->parent = json_object_is_type(inh, json_type_object) ?
+		    get_string(inh, "profile") : NULL;
+	if (!p->parent || !json_object_object_get_ex(inh, "cost_scale", &cs) ||
+	    !json_object_is_type(cs, json_type_object)) {
+		storsim_input_error(err, p->path, line, "inherits",
+				    "must be {\"profile\": NAME, \"cost_scale\": "
+				    "{\"value\": X, \"unit\": \"\", \"source\": "
+				    "\"...\"}}");
+		return false;
+	}
+	json_object_object_foreach(inh, key, val) {
+		(void)val;
+		if (strcmp(key, "profile") && strcmp(key, "cost_scale")) {
+			storsim_input_error(err, p->path, storsim_json_key_line(p->text, key),
+					    key, "unknown key of inherits (allowed: "
+					    "profile, cost_scale)");
+			return false;
+		}
+	}
+	line = storsim_json_key_line(p->text, "cost_scale");
+	if (!json_object_object_get_ex(cs, "value", &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)) ||
+	    !(json_object_get_double(v) > 0 && json_object_get_double(v) <= 1000)) {
+		storsim_input_error(err, p->path, line, "cost_scale",
+				    "needs a \"value\" above 0, at most 1000");
+		return false;
+	}
+	p->cost_scale = json_object_get_double(v);
+	const char *unit = get_string(cs, "unit");
+	if (!unit || *unit) {
+		storsim_input_error(err, p->path, line, "cost_scale",
+				    "needs \"unit\": \"\" (a ratio)");
+		return false;
+	}
+	p->cost_scale_source = get_string(cs, "source");
+	if (!p->cost_scale_source || !*p->cost_scale_source) {
+		storsim_input_error(err, p->path, line, "cost_scale",
+				    "needs a \"source\": a public measurement, or "
+				    "\"fitted to <experiment>\"");
+		return false;
+	}
+	if (strcmp(p->parent, p->name) == 0) {
+		storsim_input_error(err, p->path, line, "inherits",
+				    "a profile cannot inherit itself");
+		return false;
+	}
+	return true;
+}
+
 struct profile *profile_load(const char *name_or_path, const char *kind,
 			     GError **err)
 {
@@ -143,11 +207,13 @@ struct profile *profile_load(const char *name_or_path, const char *kind,
 		(void)val;
 		if (strcmp(key, "profile") && strcmp(key, "kind") &&
 		    strcmp(key, "model") && strcmp(key, "description") &&
-		    strcmp(key, "params") && strcmp(key, "notes")) {
+		    strcmp(key, "params") && strcmp(key, "notes") &&
+		    strcmp(key, "inherits")) {
 			storsim_input_error(err, p->path,
 					    storsim_json_key_line(p->text, key), key,
 					    "unknown key (allowed: profile, kind, "
-					    "model, description, params, notes)");
+					    "model, description, inherits, params, "
+					    "notes)");
 			profile_free(p);
 			return NULL;
 		}
@@ -169,7 +235,62 @@ struct profile *profile_load(const char *name_or_path, const char *kind,
 		profile_free(p);
 		return NULL;
 	}
+	if (!load_inherits(p, err)) {
+		profile_free(p);
+		return NULL;
+	}
 	return p;
+}
+
+/* Whether a source names experiment id as what the value was fitted to. */
+static bool says_fitted_to(const char *source, const char *id)
+{
+	g_autofree char *pat = g_strconcat("fitted to ", id, NULL);
+	size_t n = strlen(pat);
+
+	for (const char *at = source; (at = strstr(at, pat)); at++) {
+		char c = at[n];
+		if (!g_ascii_isalnum(c) && c != '-' && c != '_')
+			return true;
+	}
+	return false;
+}
+
+static void fitted_rows(const char *profile, const char *model, json_object *rows,
+			const char *id, GPtrArray *out)
+{
+	json_object_object_foreach(rows, param, val) {
+		json_object *src;
+		if (json_object_is_type(val, json_type_object) &&
+		    json_object_object_get_ex(val, "source", &src) &&
+		    says_fitted_to(json_object_get_string(src), id))
+			g_ptr_array_add(out, model ?
+					g_strdup_printf("%s %s.%s", profile, model, param) :
+					g_strdup_printf("%s %s", profile, param));
+	}
+}
+
+bool profile_fitted_to(const char *name, const char *kind, const char *id,
+		       GPtrArray *out, GError **err)
+{
+	auto_profile *p = profile_load(name, kind, err);
+
+	if (!p)
+		return false;
+	if (p->parent) {
+		if (says_fitted_to(p->cost_scale_source, id))
+			g_ptr_array_add(out, g_strdup_printf("%s cost_scale", p->name));
+		if (!profile_fitted_to(p->parent, kind, id, out, err))
+			return false;
+	}
+	if (strcmp(kind, "host") != 0) {
+		fitted_rows(p->name, NULL, p->params, id, out);
+		return true;
+	}
+	json_object_object_foreach(p->params, model, rows)
+		if (json_object_is_type(rows, json_type_object))
+			fitted_rows(p->name, model, rows, id, out);
+	return true;
 }
 
 void profile_free(struct profile *p)

@@ -23,10 +23,25 @@ struct profile {
 	const char *model;	/* device and fs profiles: the model they set */
 	const char *description;
 	json_object *params;
+	/* A host profile may inherit another machine's values with every
+	 * CPU cost (system/costs.h) scaled: "inherits": {"profile": NAME,
+	 * "cost_scale": {"value": X, "unit": "", "source": "..."}}. Its own
+	 * params are applied after, unscaled. */
+	const char *parent;		/* NULL: inherits nothing */
+	double cost_scale;
+	const char *cost_scale_source;
 };
 
 struct profile *profile_load(const char *name_or_path, const char *kind,
 			     GError **err);
+/*
+ * The values of profile name (of kind) and of the profiles it inherits
+ * whose source says "fitted to ID": appended to out as "PROFILE
+ * MODEL.PARAM" (host), "PROFILE PARAM" (device, fs) or "PROFILE
+ * cost_scale", in file order.
+ */
+bool profile_fitted_to(const char *name, const char *kind, const char *id,
+		       GPtrArray *out, GError **err);
 void profile_free(struct profile *p);
 
 static inline void profile_freep(struct profile **p)

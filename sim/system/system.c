@@ -6,6 +6,7 @@
 #include "fs/pagecache.h"
 #include "fs/writeback.h"
 #include "workloads/fio/output.h"
+#include "costs.h"
 #include "profile.h"
 #include "system.h"
 #include "engine/util.h"
@@ -280,12 +281,50 @@ bool system_timeline_write(struct system *s, GError **err)
 	return output_write_file(s->timeline_file, o->str, err);
 }
 
-static bool apply_host_profile(struct system *s, const char *name, GError **err)
+struct scale_costs {
+	struct stack_params *sp;
+	double k;
+};
+
+static void scale_cost(const char *model, const char *param, void *d)
+{
+	struct scale_costs *c = d;
+	const struct model_info *m = model_find(model);
+	const struct param_def *row = params_find(m->params, param);
+	char *f = (char *)c->sp + m->offset + row->offset;
+
+	if (row->type == PARAM_TIME)
+		*(uint64_t *)f = (uint64_t)((double)*(uint64_t *)f * c->k + 0.5);
+	else if (row->type == PARAM_DOUBLE)
+		*(double *)f *= c->k;
+}
+
+/* The profile name applied to s->sp, after the one it inherits with its
+ * costs scaled; depth counts the inheritance so far. */
+static bool apply_host_profile_at(struct system *s, const char *name, int depth,
+				  GError **err)
 {
 	auto_profile *p = profile_load(name, "host", err);
 	if (!p)
 		return false;
-	s->host_profile = g_strdup(p->name);
+	if (depth == 0)
+		s->host_profile = g_strdup(p->name);
+	if (p->parent) {
+		if (depth == 4) {
+			storsim_input_error(err, p->path,
+					    storsim_json_key_line(p->text, "inherits"),
+					    "inherits", "more than 4 profiles deep");
+			return false;
+		}
+		if (!apply_host_profile_at(s, p->parent, depth + 1, err)) {
+			g_prefix_error(err, "%s inherits %s: ", p->path, p->parent);
+			return false;
+		}
+		struct scale_costs c = {.sp = &s->sp, .k = p->cost_scale};
+		for (unsigned j = 0; j < cost_ngroups; j++)
+			if (!cost_groups[j].fs)
+				cost_group_foreach(&cost_groups[j], scale_cost, &c);
+	}
 	if (!json_object_is_type(p->params, json_type_object)) {
 		storsim_input_error(err, p->path, storsim_json_key_line(p->text, "params"),
 				    "params", "must be an object of models");
@@ -305,6 +344,11 @@ static bool apply_host_profile(struct system *s, const char *name, GError **err)
 			return false;
 	}
 	return true;
+}
+
+static bool apply_host_profile(struct system *s, const char *name, GError **err)
+{
+	return apply_host_profile_at(s, name, 0, err);
 }
 
 static const struct model_info *device_model_for(const char *name)

@@ -100,6 +100,7 @@ void run_metrics_collect(struct run_metrics *m, struct system *sys,
 	m->elapsed = elapsed;
 	m->ncpus = host_ncpus(h);
 	memcpy(m->stage_ns, host_stage_ns(h), sizeof(m->stage_ns));
+	memcpy(m->stage_calls, host_stage_count(h), sizeof(m->stage_calls));
 	for (unsigned i = 0; i < m->ncpus; i++) {
 		struct cpu_usage u;
 		sim_time busy = 0;
@@ -363,6 +364,7 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	m->clat_p999_ns = pct_ns[2];
 	m->app_usr_ns = app.usr_ns;
 	m->app_sys_ns = app.sys_ns;
+	m->app_ctx = app.nvcsw + app.nivcsw;
 	run_metrics_collect(m, sys, ios);
 	m->power_lost = system_power_lost(sys);
 	GString *failed = g_string_new(NULL);

@@ -35,6 +35,7 @@ struct run_metrics {
 	/* the workload process, as time(1) sees it */
 	sim_time app_elapsed;
 	sim_time app_usr_ns, app_sys_ns;
+	uint64_t app_ctx;	/* its context switches, voluntary or not */
 	uint64_t app_bytes;	/* read and written by the application */
 	/* io-wq workers (kernel threads, not the process's time) */
 	unsigned workers;
@@ -46,6 +47,7 @@ struct run_metrics {
 	uint64_t idle_exits;
 	unsigned ncpus;
 	sim_time stage_ns[STAGE_MAX];
+	uint64_t stage_calls[STAGE_MAX];
 	sim_time class_ns[CPU_CLASS_NR];	/* all CPUs */
 	double busiest_cpu_util;	/* busy fraction of the busiest CPU */
 	unsigned busy_cpus;		/* CPUs busy more than 1% of the time */

@@ -24,6 +24,7 @@
 #include "qtest.h"
 #include "engine/util.h"
 #include "validate.h"
+#include "calibrate/validate_real.h"
 
 #define TRY(x) do { if (!(x)) return false; } while (0)
 
@@ -919,6 +920,8 @@ int validate_main(int argc, char **argv)
 	bool different = false;
 
 	g_array_set_clear_func(results, result_clear);
+	if (argc >= 2 && strcmp(argv[1], "real") == 0)
+		return validate_real_main(argc - 1, argv + 1);
 	if (wants_help(argc, argv)) {
 		fputs(usage, stdout);
 		return 0;
