@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "system/experiment.h"
+#include "system/profile.h"
 #include "workloads/fio/output.h"
 #include "engine/progress.h"
 #include "engine/util.h"
@@ -566,6 +567,29 @@ static void layers_text(const struct result *res, GString *o)
 	}
 }
 
+/* The values of the experiment's profiles fitted to its own table. */
+static GPtrArray *fitted_here(const struct experiment *e)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	profile_fitted_to(e->sys.host ? e->sys.host : "default", "host", e->id, out,
+			  NULL);
+	for (unsigned i = 0; i < e->sys.devices->len; i++) {
+		const char *eq = strchr(e->sys.devices->pdata[i], '=');
+		if (eq)
+			profile_fitted_to(eq + 1, "device", e->id, out, NULL);
+	}
+	for (unsigned i = 0; i < e->sys.mounts->len; i++) {
+		const char *eq = strchr(e->sys.mounts->pdata[i], '=');
+		const char *colon = eq ? strchr(eq, ':') : NULL;
+		if (colon) {
+			g_autofree char *fs = g_strndup(eq + 1, (gsize)(colon - eq - 1));
+			profile_fitted_to(fs, "fs", e->id, out, NULL);
+		}
+	}
+	return out;
+}
+
 static void print_text(const struct result *res, GString *o)
 {
 	const struct experiment *e = res->e;
@@ -602,8 +626,15 @@ static void print_text(const struct result *res, GString *o)
 		if (ev->describe)
 			g_string_append_printf(o, " (%s)", ev->describe);
 	}
-	g_string_append_printf(o, "\nmetric: %s; tolerance %.0f%%\n\n", e->metric_name,
+	g_string_append_printf(o, "\nmetric: %s; tolerance %.0f%%\n", e->metric_name,
 			       e->tolerance * 100);
+	g_autoptr(GPtrArray) fitted = fitted_here(e);
+	g_string_append_printf(o, "fitted to this table: %u value%s", fitted->len,
+			       fitted->len == 1 ? "" : "s");
+	for (unsigned i = 0; i < fitted->len; i++)
+		g_string_append_printf(o, "%s %s", i ? "," : ":",
+				       (char *)fitted->pdata[i]);
+	g_string_append(o, "\n\n");
 
 	int w = (int)strlen(e->variable);
 	for (unsigned r = 0; r < res->nrows; r++) {
@@ -729,6 +760,11 @@ static json_object *to_json(const struct result *res)
 	json_object_object_add(o, "id", json_object_new_string(e->id));
 	json_object_object_add(o, "title", json_object_new_string(e->title));
 	json_object_object_add(o, "source", json_object_new_string(e->source));
+	g_autoptr(GPtrArray) fitted = fitted_here(e);
+	json_object *jf = json_object_new_array();
+	for (unsigned i = 0; i < fitted->len; i++)
+		json_object_array_add(jf, json_object_new_string(fitted->pdata[i]));
+	json_object_object_add(o, "fitted_to_this_table", jf);
 	json_object_object_add(o, "unit", json_object_new_string(e->metric_name));
 	json_object_object_add(o, "variable", json_object_new_string(e->variable));
 	json_object_object_add(o, "tolerance", jnum(e->tolerance));
