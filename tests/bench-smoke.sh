@@ -53,7 +53,7 @@ for k in ("cpus_online", "cpus_usable"):
 rows = d["evq"]["sizes"]
 assert [r["pending"] for r in rows] == [1000, 100000], rows
 for r in rows:
-    for impl in ("evq_4ary", "binary_heap", "sim_run"):
+    for impl in ("evq", "binary_heap", "sim_run"):
         assert isinstance(r[impl + "_mevents_per_s"], num), (impl, r)
     assert isinstance(r["peak_rss_kib"], int), r
 assert isinstance(d["evq"]["repetitions"], int)

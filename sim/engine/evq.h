@@ -1,25 +1,49 @@
 /*
  * The event queue: the hottest code in storsim.
  *
- * A 4-ary implicit min-heap of 16-byte keys. Each key packs the due time in
- * its upper 64 bits and (sequence << EVQ_SLOT_BITS | slot) in its lower 64,
- * so one unsigned 128-bit comparison orders by time and then by the order of
- * scheduling: equal times never compare equal, and ties break the same way on
- * every run. The slot indexes a pooled event record; records are recycled
- * through a free list, so after warm-up scheduling allocates nothing.
+ * Keys are 128-bit: the due time in the upper 64 bits and
+ * (sequence << EVQ_SLOT_BITS | slot) in the lower 64, so one unsigned
+ * comparison orders by time and then by the order of scheduling: equal
+ * times never compare equal, and ties break the same way on every run. The
+ * slot indexes a pooled event record (the key included); records are
+ * recycled through a free list, so after warm-up scheduling allocates
+ * nothing.
+ *
+ * Events wait in a 4-ary min-heap while there are few; when more than
+ * EVQ_BOTTOM_MAX are pending it becomes the bottom of a ladder (Tang, Goh
+ * and Thng, "Ladder queue: an O(1) priority queue structure for
+ * large-scale discrete event simulation", ACM TOMACS 15(3), 2005), kept
+ * exact:
+ *
+ *   bottom  the heap, holding every event due before bot_hi;
+ *   rungs   arrays of buckets, each an unsorted list of the events due in
+ *           its span of 2^shift ns; rung k+1 spans one bucket of rung k
+ *           (the one being taken), finer; they cover [bot_hi, rung[0].hi);
+ *   top     an unsorted array of the keys of everything later.
+ *
+ * Scheduling appends to the bucket the due time falls in (a shift and a
+ * list link), or pushes onto the heap when it is due before bot_hi. When
+ * the heap runs dry the finest rung's next bucket with events becomes the
+ * heap; one with more than EVQ_SPLIT events is first spread over a finer
+ * rung; when the rungs are used up the top is spread over a new rung, or,
+ * when it holds few, becomes the heap again. A heap grown past
+ * EVQ_BOTTOM_MAX is spread over a rung of its own. An event moves a few
+ * times in its life whatever the number pending, and every comparison that
+ * decides the order is between whole keys in the heap, so the order is
+ * exactly that of one heap.
  *
  * Four children per node put a node's children in one 64-byte cache line
  * and halve the depth of a binary heap.
  *
  * Cancellation is lazy: a cancelled record is marked dead and dropped when
- * its key reaches the top.
+ * its key reaches the top of the heap.
  *
  * Timers are for what a component re-arms over and over with at most one
  * pending, a CPU's next milestone: a small binary heap of their own whose
  * entries know their place, so re-arming moves an entry instead of leaving
  * a dead record behind and pushing another. Their keys take sequence
  * numbers from the same counter as events', so taking the smaller top of
- * the two heaps gives exactly the order one heap would.
+ * the two gives exactly the order one heap would.
  */
 #ifndef STORSIM_EVQ_H
 #define STORSIM_EVQ_H
@@ -30,13 +54,18 @@
 #define EVQ_SLOT_BITS 24u			/* up to 16M pending events */
 #define EVQ_SLOT_MASK ((1u << EVQ_SLOT_BITS) - 1)
 #define EVQ_SEQ_LIMIT (UINT64_C(1) << (64 - EVQ_SLOT_BITS))
+#define EVQ_NIL UINT32_MAX
+#define EVQ_RUNGS 8
+#define EVQ_SPLIT 16		/* a bucket with more is spread over a finer rung */
+#define EVQ_BOTTOM_MAX 64	/* a heap that grows past this is spread out */
 
 typedef unsigned __int128 evq_key;
 
 struct sim_component;
 
 struct evq_record {
-	struct sim_component *comp;	/* NULL once cancelled */
+	evq_key key;			/* kept while it waits in a bucket */
+	struct sim_component *comp;	/* NULL once cancelled or moved */
 	void *ptr;
 	uint64_t arg;
 	uint32_t type;
@@ -55,13 +84,31 @@ struct evq_tnode {
 	struct evq_timer *t;
 };
 
+struct evq_bucket {
+	uint32_t head, count;
+};
+
+struct evq_rung {
+	uint64_t lo, hi;		/* it spans [lo, hi) */
+	struct evq_bucket *b;
+	uint32_t nb, cur, shift, cap;	/* cur: the next bucket to take */
+};
+
 struct evq {
-	evq_key *heap;
+	evq_key *heap;			/* heap[1] starts a cache line */
 	uint32_t n, cap;
+	uint64_t bot_hi;
+	uint32_t nr;
+	struct evq_rung rung[EVQ_RUNGS];
+	evq_key *top;
+	uint32_t ntop, topcap;
+	uint64_t top_min, top_max;
 	struct evq_record *rec;
+	uint32_t *next;			/* by slot: the next in its bucket */
 	uint32_t *free_slots;
 	uint32_t nfree, nrec;
 	uint64_t seq;
+	void *heap_mem;
 	struct evq_tnode *theap;	/* armed timers */
 	uint32_t tn, tcap;
 };
@@ -70,14 +117,32 @@ void evq_init(struct evq *q);
 void evq_destroy(struct evq *q);
 void evq_grow_records(struct evq *q);
 void evq_grow_heap(struct evq *q);
+void evq_grow_top(struct evq *q);
 void evq_renumber(struct evq *q);
+void evq_spill(struct evq *q);
+bool evq_refill(struct evq *q);
 void evq_grow_timers(struct evq *q);
+
+static inline uint64_t evq_key_time(evq_key k)
+{
+	return (uint64_t)(k >> 64);
+}
+
+static inline uint32_t evq_key_slot(evq_key k)
+{
+	return (uint32_t)k & EVQ_SLOT_MASK;
+}
 
 static inline uint32_t evq_alloc_slot(struct evq *q)
 {
 	if (__builtin_expect(q->nfree == 0, 0))
 		evq_grow_records(q);
 	return q->free_slots[--q->nfree];
+}
+
+static inline void evq_free_slot(struct evq *q, uint32_t slot)
+{
+	q->free_slots[q->nfree++] = slot;
 }
 
 /* The next sequence number, renumbering first when they run out. */
@@ -88,23 +153,8 @@ static inline evq_key evq_next_seq(struct evq *q)
 	return (evq_key)q->seq++ << EVQ_SLOT_BITS;
 }
 
-static inline uint64_t evq_push(struct evq *q, uint64_t time,
-				struct sim_component *c, unsigned type,
-				void *ptr, uint64_t arg)
+static inline void evq_heap_push(struct evq *q, evq_key key)
 {
-	uint32_t slot = evq_alloc_slot(q);
-	struct evq_record *r = &q->rec[slot];
-
-	r->comp = c;
-	r->ptr = ptr;
-	r->arg = arg;
-	r->type = type;
-	r->gen++;
-
-	if (__builtin_expect(q->n == q->cap, 0))
-		evq_grow_heap(q);
-
-	evq_key key = ((evq_key)time << 64) | evq_next_seq(q) | slot;
 	evq_key *h = q->heap;
 	uint32_t i = q->n++;
 
@@ -116,6 +166,55 @@ static inline uint64_t evq_push(struct evq *q, uint64_t time,
 		i = parent;
 	}
 	h[i] = key;
+}
+
+/* File the key of the record in slot where its due time belongs. */
+static inline void evq_insert(struct evq *q, uint32_t slot, evq_key key)
+{
+	uint64_t t = evq_key_time(key);
+
+	if (t < q->bot_hi) {
+		if (__builtin_expect(q->n == q->cap, 0))
+			evq_grow_heap(q);
+		evq_heap_push(q, key);
+		if (__builtin_expect(q->n > EVQ_BOTTOM_MAX, 0))
+			evq_spill(q);
+		return;
+	}
+	for (uint32_t k = q->nr; k-- > 0;) {
+		struct evq_rung *r = &q->rung[k];
+		if (t < r->hi) {
+			struct evq_bucket *b = &r->b[(t - r->lo) >> r->shift];
+			q->rec[slot].key = key;
+			q->next[slot] = b->head;
+			b->head = slot;
+			b->count++;
+			return;
+		}
+	}
+	if (__builtin_expect(q->ntop == q->topcap, 0))
+		evq_grow_top(q);
+	if (!q->ntop || t < q->top_min)
+		q->top_min = t;
+	if (!q->ntop || t > q->top_max)
+		q->top_max = t;
+	q->top[q->ntop++] = key;
+}
+
+static inline uint64_t evq_push(struct evq *q, uint64_t time,
+				struct sim_component *c, unsigned type,
+				void *ptr, uint64_t arg)
+{
+	uint32_t slot = evq_alloc_slot(q);
+	struct evq_record *r = &q->rec[slot];
+	evq_key key = ((evq_key)time << 64) | evq_next_seq(q) | slot;
+
+	r->comp = c;
+	r->ptr = ptr;
+	r->arg = arg;
+	r->type = type;
+	r->gen++;
+	evq_insert(q, slot, key);
 	return ((uint64_t)r->gen << 32) | slot;
 }
 
@@ -128,7 +227,8 @@ static inline void evq_cancel(struct evq *q, uint64_t id)
 }
 
 /*
- * Remove the earliest key; the caller must check q->n > 0 first.
+ * Remove the heap's earliest key; the caller must have seen one there
+ * (evq_first).
  *
  * Floyd's bottom-up variant: the hole left at the root walks down to a leaf
  * along the smallest children without comparing against the displaced last
@@ -174,6 +274,16 @@ static inline evq_key evq_pop(struct evq *q)
 	}
 	h[i] = last;
 	return top;
+}
+
+/* The earliest pending event's key, cancelled or not (the heap's top,
+ * refilled when empty); false when no event is pending (timers aside). */
+static inline bool evq_first(struct evq *q, evq_key *k)
+{
+	if (__builtin_expect(!q->n, 0) && !evq_refill(q))
+		return false;
+	*k = q->heap[0];
+	return true;
 }
 
 /* Place node at index i of the timer heap or above it (up) or below it
@@ -261,21 +371,6 @@ static inline void evq_timer_stop(struct evq *q, struct evq_timer *t)
 		evq_timer_up(q, i, last);
 	else
 		evq_timer_down(q, i, last);
-}
-
-static inline uint64_t evq_key_time(evq_key k)
-{
-	return (uint64_t)(k >> 64);
-}
-
-static inline uint32_t evq_key_slot(evq_key k)
-{
-	return (uint32_t)k & EVQ_SLOT_MASK;
-}
-
-static inline void evq_free_slot(struct evq *q, uint32_t slot)
-{
-	q->free_slots[q->nfree++] = slot;
 }
 
 #endif

@@ -38,7 +38,9 @@ uint64_t sim_run(struct sim *s, sim_time until)
 	s->until = until;
 	s->stop = false;
 	while (!s->stop) {
-		if (q->tn && (!q->n || q->theap[0].key < q->heap[0])) {
+		evq_key k;
+		bool ev = evq_first(q, &k);
+		if (q->tn && (!ev || q->theap[0].key < k)) {
 			struct evq_timer *t = q->theap[0].t;
 			sim_time at = evq_key_time(q->theap[0].key);
 			if (at > until)
@@ -49,18 +51,21 @@ uint64_t sim_run(struct sim *s, sim_time until)
 			sim_event_done(s);
 			continue;
 		}
-		if (!q->n || evq_key_time(q->heap[0]) > until)
+		if (!ev || evq_key_time(k) > until)
 			break;
-		evq_key k = evq_pop(q);
+		evq_pop(q);
 		uint32_t slot = evq_key_slot(k);
-		struct evq_record r = q->rec[slot];
-
+		struct evq_record *r = &q->rec[slot];
+		struct sim_component *c = r->comp;
+		void *ptr = r->ptr;
+		uint64_t arg = r->arg;
+		uint32_t type = r->type;
+		r->comp = NULL;
 		evq_free_slot(q, slot);
-		q->rec[slot].comp = NULL;
-		if (!r.comp)
+		if (!c)
 			continue;
 		s->now = evq_key_time(k);
-		r.comp->ops->handle(r.comp, r.type, r.ptr, r.arg);
+		c->ops->handle(c, type, ptr, arg);
 		sim_event_done(s);
 	}
 	/* Running "until" a time means being there afterwards, so that what

@@ -148,14 +148,16 @@ static inline void sim_timer_stop(struct sim *s, struct evq_timer *t)
 }
 
 /* When the next event or timer is due; false when nothing is pending. */
-static inline bool sim_next_time(const struct sim *s, sim_time *at)
+static inline bool sim_next_time(struct sim *s, sim_time *at)
 {
 	const struct evq *q = &s->q;
+	evq_key k;
+	bool ev = evq_first(&s->q, &k);
 
-	if (!q->n && !q->tn)
+	if (!ev && !q->tn)
 		return false;
-	if (!q->tn || (q->n && q->heap[0] < q->theap[0].key))
-		*at = evq_key_time(q->heap[0]);
+	if (!q->tn || (ev && k < q->theap[0].key))
+		*at = evq_key_time(k);
 	else
 		*at = evq_key_time(q->theap[0].key);
 	return true;
@@ -197,9 +199,12 @@ static inline void sim_event_done(struct sim *s)
 static inline bool sim_next_is_at(const struct sim *s, sim_time at)
 {
 	const struct evq *q = &s->q;
+	/* With the heap empty, what waits in the ladder is due at bot_hi or
+	 * later; past that the answer is no, and the queue decides. */
+	bool events_later = q->n ? evq_key_time(q->heap[0]) > at :
+			    at < q->bot_hi || (!q->nr && !q->ntop);
 
-	return !s->stop && at <= s->until &&
-	       (!q->n || evq_key_time(q->heap[0]) > at) &&
+	return !s->stop && at <= s->until && events_later &&
 	       (!q->tn || evq_key_time(q->theap[0].key) > at);
 }
 

@@ -324,6 +324,137 @@ static void test_rng_streams_are_named(void)
 		g_assert_cmpuint(sim_rng_below(&a, 10), <, 10);
 }
 
+/*
+ * A churn that drives the ladder through all its moves: about 20000
+ * pending, each delivery scheduling more at distances from 0 ns to 100 ms
+ * (ties, near and far), some cancelled, timers re-armed, a few events at
+ * the very end of time. What is delivered must be every live event once,
+ * in (time, scheduling order), as one heap would give them.
+ */
+enum { CHURN_TIMERS = 8 };
+
+struct churn {
+	struct sim_component c;
+	GRand *g;
+	GArray *sched_at;	/* by schedule index: its time */
+	GArray *ids;		/* by schedule index: its event id */
+	GArray *dead;		/* by schedule index: cancelled or re-armed */
+	GArray *seen;		/* schedule indexes, in delivery order */
+	struct evq_timer t[CHURN_TIMERS];
+	uint64_t timer_idx[CHURN_TIMERS];	/* schedule index of its arming */
+	unsigned left;		/* deliveries that still schedule */
+};
+
+static sim_time churn_distance(GRand *g)
+{
+	switch (g_rand_int_range(g, 0, 10)) {
+	case 0: case 1: return 0;
+	case 2: return (sim_time)g_rand_int_range(g, 0, 4);
+	case 3: case 4: case 5: return (sim_time)g_rand_int_range(g, 0, 20000);
+	case 6: case 7: return (sim_time)g_rand_int_range(g, 0, 3000000);
+	case 8: return (sim_time)g_rand_int_range(g, 0, 100000000);
+	default: return (sim_time)g_rand_int_range(g, 0, 500);
+	}
+}
+
+static void churn_schedule(struct churn *ch, sim_time at)
+{
+	uint64_t idx = ch->sched_at->len;
+	bool dead = false;
+	sim_event_id id = sim_schedule(ch->c.sim, at, &ch->c, 0, NULL, idx);
+
+	g_array_append_val(ch->sched_at, at);
+	g_array_append_val(ch->ids, id);
+	g_array_append_val(ch->dead, dead);
+}
+
+static void churn_handle(struct sim_component *c, unsigned type, void *ptr,
+			 uint64_t arg)
+{
+	struct churn *ch = (struct churn *)c;
+	sim_time now = sim_now(c->sim);
+	uint64_t idx = type ? ch->timer_idx[type - 1] : arg;
+
+	(void)ptr;
+	g_array_append_val(ch->seen, idx);
+	if (!ch->left)
+		return;
+	ch->left--;
+	for (int n = g_rand_int_range(ch->g, 0, 3); n > 0; n--)
+		churn_schedule(ch, now + churn_distance(ch->g));
+	if (g_rand_int_range(ch->g, 0, 8) == 0) {
+		uint64_t victim = (uint64_t)g_rand_int_range(ch->g, 0, (gint32)ch->ids->len);
+		if (g_array_index(ch->sched_at, sim_time, victim) > now &&
+		    !g_array_index(ch->dead, bool, victim)) {
+			sim_cancel(c->sim, g_array_index(ch->ids, sim_event_id, victim));
+			g_array_index(ch->dead, bool, victim) = true;
+		}
+	}
+	if (g_rand_int_range(ch->g, 0, 4) == 0) {
+		unsigned k = (unsigned)g_rand_int_range(ch->g, 0, CHURN_TIMERS);
+		sim_time at = now + churn_distance(ch->g);
+		bool dead = false;
+		sim_event_id none = 0;
+		if (ch->t[k].pos)
+			g_array_index(ch->dead, bool, ch->timer_idx[k]) = true;
+		ch->timer_idx[k] = ch->sched_at->len;
+		g_array_append_val(ch->sched_at, at);
+		g_array_append_val(ch->ids, none);
+		g_array_append_val(ch->dead, dead);
+		sim_timer_arm(c->sim, &ch->t[k], at, k + 1);
+	}
+}
+
+static const struct sim_component_ops churn_ops = {
+	.name = "churn",
+	.handle = churn_handle,
+};
+
+static void test_ladder_churn_keeps_heap_order(void)
+{
+	struct sim s;
+	struct churn ch = {.left = 400000};
+
+	sim_init(&s, 1);
+	sim_component_init(&s, &ch.c, &churn_ops, "churn");
+	ch.g = g_rand_new_with_seed(7);
+	ch.sched_at = g_array_new(FALSE, FALSE, sizeof(sim_time));
+	ch.ids = g_array_new(FALSE, FALSE, sizeof(sim_event_id));
+	ch.dead = g_array_new(FALSE, FALSE, sizeof(bool));
+	ch.seen = g_array_new(FALSE, FALSE, sizeof(uint64_t));
+	for (unsigned k = 0; k < CHURN_TIMERS; k++)
+		sim_timer_init(&ch.t[k], &ch.c);
+	for (unsigned i = 0; i < 20000; i++)
+		churn_schedule(&ch, churn_distance(ch.g));
+	for (unsigned i = 0; i < 3; i++)
+		churn_schedule(&ch, SIM_TIME_MAX - i);
+	sim_run(&s, SIM_TIME_MAX);
+
+	unsigned live = 0;
+	for (unsigned i = 0; i < ch.dead->len; i++)
+		live += !g_array_index(ch.dead, bool, i);
+	g_assert_cmpuint(ch.seen->len, ==, live);
+	for (unsigned i = 0; i < ch.seen->len; i++) {
+		uint64_t x = g_array_index(ch.seen, uint64_t, i);
+		g_assert_false(g_array_index(ch.dead, bool, x));
+		g_array_index(ch.dead, bool, x) = true;	/* once only */
+		if (i == 0)
+			continue;
+		uint64_t w = g_array_index(ch.seen, uint64_t, i - 1);
+		sim_time tx = g_array_index(ch.sched_at, sim_time, x);
+		sim_time tw = g_array_index(ch.sched_at, sim_time, w);
+		g_assert_cmpuint(tw, <=, tx);
+		if (tw == tx)
+			g_assert_cmpuint(w, <, x);
+	}
+	g_rand_free(ch.g);
+	g_array_free(ch.sched_at, TRUE);
+	g_array_free(ch.ids, TRUE);
+	g_array_free(ch.dead, TRUE);
+	g_array_free(ch.seen, TRUE);
+	sim_destroy(&s);
+}
+
 int main(int argc, char **argv)
 {
 	g_test_init(&argc, &argv, NULL);
@@ -341,6 +472,8 @@ int main(int argc, char **argv)
 			test_timer_retime_keeps_arming_order);
 	g_test_add_func("/evq/timer-stop-skips-it", test_timer_stop_skips_it);
 	g_test_add_func("/evq/renumber-keeps-timer-order", test_renumber_keeps_timer_order);
+	g_test_add_func("/evq/ladder-churn-keeps-heap-order",
+			test_ladder_churn_keeps_heap_order);
 	g_test_add_func("/rng/streams-are-named", test_rng_streams_are_named);
 	return g_test_run();
 }
