@@ -60,6 +60,9 @@
 
 #define P(field) offsetof(struct blk_mq_params, field)
 
+/* Requests and driver tags are made this many at a time (struct blk_hctx). */
+#define RQ_CHUNK 64u
+
 /* The schedulers queue/scheduler offers, by blk_mq.scheduler's index. */
 static const char *const scheduler_names[] = {"none", "mq-deadline", NULL};
 static const struct elevator_ops *const schedulers[] = {NULL, &mq_deadline_ops};
@@ -111,14 +114,20 @@ struct blk_hctx {
 	struct blk_queue *q;
 	unsigned idx;
 	bool poll;
-	/* Indexed by tag; with a scheduler, by sched tag (nr_requests). */
-	struct request *rqs;
-	uint32_t *free_tags;
+	/* The requests, by tag (with a scheduler, by sched tag: nr_requests
+	 * of them), made as they are first needed, RQ_CHUNK at a time: a
+	 * free tag is the last one freed, else the lowest never used, as
+	 * the kernel's sbitmap hands out a cold queue's, so a queue holds
+	 * the memory of the most it ever had in flight, not its depth. */
+	struct request **rq_chunk;
+	unsigned nrqs, nmade;
+	uint32_t *free_tags;	/* freed, nmade rounded up to RQ_CHUNK of room */
 	unsigned nfree;
-	/* With a scheduler: the driver tags and whose they are. */
-	uint32_t *drv_tags;
-	unsigned ndrv_free;
+	/* Whose each tag is (without a scheduler, the request made for it).
+	 * With a scheduler, the driver tags, made the same way. */
 	struct request **tag_rq;
+	uint32_t *drv_tags;
+	unsigned ndrv_free, ndrv_made;
 	struct bio *waiting, *waiting_tail;	/* bios waiting for a tag */
 	struct blk_tag_waiter *tag_waiters, *tag_waiters_tail;
 	void *drv;
@@ -229,20 +238,9 @@ struct blk_queue *blk_queue_new(struct host *h, const struct blk_mq_params *p,
 		hc->q = q;
 		hc->idx = i;
 		hc->poll = i >= cfg->nr_hw_queues;
-		hc->rqs = g_new0(struct request, nrqs);
-		hc->free_tags = g_new(uint32_t, nrqs);
-		for (unsigned t = 0; t < nrqs; t++) {
-			hc->rqs[t].q = q;
-			hc->rqs[t].hctx = hc;
-			hc->rqs[t].tag = t;
-			hc->free_tags[hc->nfree++] = nrqs - 1 - t;
-		}
-		if (!q->elv)
-			continue;
-		hc->drv_tags = g_new(uint32_t, cfg->queue_depth);
-		hc->tag_rq = g_new0(struct request *, cfg->queue_depth);
-		for (unsigned t = 0; t < cfg->queue_depth; t++)
-			hc->drv_tags[hc->ndrv_free++] = cfg->queue_depth - 1 - t;
+		hc->nrqs = nrqs;
+		hc->rq_chunk = g_new0(struct request *,
+				      (nrqs + RQ_CHUNK - 1) / RQ_CHUNK);
 	}
 	if (q->elv)
 		q->elv_data = q->elv->init_sched(q);
@@ -265,7 +263,9 @@ void blk_queue_free(struct blk_queue *q)
 	if (q->elv)
 		q->elv->exit_sched(q->elv_data);
 	for (unsigned i = 0; i < q->nr_hctx; i++) {
-		g_free(q->hctx[i].rqs);
+		for (unsigned k = 0; k < q->hctx[i].nmade; k += RQ_CHUNK)
+			g_free(q->hctx[i].rq_chunk[k / RQ_CHUNK]);
+		g_free(q->hctx[i].rq_chunk);
 		g_free(q->hctx[i].free_tags);
 		g_free(q->hctx[i].drv_tags);
 		g_free(q->hctx[i].tag_rq);
@@ -324,10 +324,15 @@ bool blk_hctx_is_poll(const struct blk_hctx *hctx)
 	return hctx->poll;
 }
 
+static inline struct request *hctx_rq(const struct blk_hctx *hc, uint32_t idx)
+{
+	return &hc->rq_chunk[idx / RQ_CHUNK][idx % RQ_CHUNK];
+}
+
 struct request *blk_hctx_request(struct blk_hctx *hctx, uint32_t tag)
 {
 	g_assert(tag < hctx->q->cfg.queue_depth);
-	return hctx->tag_rq ? hctx->tag_rq[tag] : &hctx->rqs[tag];
+	return hctx->tag_rq[tag];
 }
 
 struct blk_hctx *blk_queue_map(struct blk_queue *q, unsigned cpu, bool polled)
@@ -481,11 +486,37 @@ void blk_finish_plug(struct xctx *x)
 	plug.x = NULL;
 }
 
+/* The next RQ_CHUNK requests of hc's pool, for when every one made is in
+ * use. */
+static __attribute__((noinline, cold)) void make_requests(struct blk_hctx *hc)
+{
+	unsigned first = hc->nmade, n = MIN(RQ_CHUNK, hc->nrqs - first);
+	struct request *chunk = g_new0(struct request, RQ_CHUNK);
+
+	hc->rq_chunk[first / RQ_CHUNK] = chunk;
+	hc->free_tags = g_renew(uint32_t, hc->free_tags, first + RQ_CHUNK);
+	if (!hc->q->elv)
+		hc->tag_rq = g_renew(struct request *, hc->tag_rq, first + RQ_CHUNK);
+	for (unsigned i = 0; i < n; i++) {
+		chunk[i] = (struct request){.q = hc->q, .hctx = hc,
+					    .tag = first + i, .idx = first + i};
+		if (!hc->q->elv)
+			hc->tag_rq[first + i] = &chunk[i];
+	}
+	/* Lowest first, as from a pool that had them all. */
+	for (unsigned i = n; i-- > 0;)
+		hc->free_tags[hc->nfree++] = first + i;
+	hc->nmade = first + n;
+}
+
 static struct request *get_request(struct blk_hctx *hc, struct bio *bio)
 {
-	if (hc->nfree == 0)
-		return NULL;
-	struct request *rq = &hc->rqs[hc->free_tags[--hc->nfree]];
+	if (hc->nfree == 0) {
+		if (hc->nmade == hc->nrqs)
+			return NULL;
+		make_requests(hc);
+	}
+	struct request *rq = hctx_rq(hc, hc->free_tags[--hc->nfree]);
 	bio->next = NULL;
 	rq->bio = rq->biotail = bio;
 	rq->op = bio->op;
@@ -643,7 +674,7 @@ static void sched_free_requests(struct xctx *x, struct request *list)
 		struct blk_hctx *hc = rq->hctx;
 		list = rq->next;
 		rq->next = NULL;
-		hc->free_tags[hc->nfree++] = (uint32_t)(rq - hc->rqs);
+		hc->free_tags[hc->nfree++] = rq->idx;
 		if (hc->waiting) {
 			struct bio *w = hc->waiting;
 			hc->waiting = w->next;
@@ -676,12 +707,29 @@ static void sched_insert(struct xctx *x, struct blk_queue *q,
 }
 
 /* blk_mq_get_driver_tag */
+static __attribute__((noinline, cold)) void make_driver_tags(struct blk_hctx *hc)
+{
+	unsigned first = hc->ndrv_made;
+	unsigned n = MIN(RQ_CHUNK, hc->q->cfg.queue_depth - first);
+
+	hc->drv_tags = g_renew(uint32_t, hc->drv_tags, first + RQ_CHUNK);
+	hc->tag_rq = g_renew(struct request *, hc->tag_rq, first + RQ_CHUNK);
+	for (unsigned i = n; i-- > 0;) {
+		hc->tag_rq[first + i] = NULL;
+		hc->drv_tags[hc->ndrv_free++] = first + i;
+	}
+	hc->ndrv_made = first + n;
+}
+
 static bool get_driver_tag(struct request *rq)
 {
 	struct blk_hctx *hc = rq->hctx;
 
-	if (hc->ndrv_free == 0)
-		return false;
+	if (hc->ndrv_free == 0) {
+		if (hc->ndrv_made == hc->q->cfg.queue_depth)
+			return false;
+		make_driver_tags(hc);
+	}
 	rq->tag = hc->drv_tags[--hc->ndrv_free];
 	hc->tag_rq[rq->tag] = rq;
 	return true;
@@ -857,6 +905,8 @@ struct request *blk_mq_alloc_request(struct xctx *x, struct blk_queue *q,
 	struct blk_hctx *hc = blk_queue_map(q, cpu_id(xctx_cpu(x)), polled);
 
 	xctx_charge(x, st_alloc_request, q->p->alloc_request);
+	if (hc->nfree == 0 && hc->nmade < hc->nrqs)
+		make_requests(hc);
 	if (hc->nfree == 0) {
 		if (w) {
 			w->next = NULL;
@@ -868,7 +918,7 @@ struct request *blk_mq_alloc_request(struct xctx *x, struct blk_queue *q,
 		}
 		return NULL;
 	}
-	struct request *rq = &hc->rqs[hc->free_tags[--hc->nfree]];
+	struct request *rq = hctx_rq(hc, hc->free_tags[--hc->nfree]);
 	rq->bio = rq->biotail = NULL;
 	rq->op = (uint8_t)op;
 	rq->flags = polled ? flags : flags & ~REQ_POLLED;
@@ -886,7 +936,7 @@ void blk_mq_free_request(struct request *rq)
 	struct blk_hctx *hc = rq->hctx;
 
 	g_assert(!rq->bio);
-	hc->free_tags[hc->nfree++] = (uint32_t)(rq - hc->rqs);
+	hc->free_tags[hc->nfree++] = rq->idx;
 }
 
 bool blk_rq_is_poll(const struct request *rq)

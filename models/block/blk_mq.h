@@ -81,6 +81,7 @@ struct request {
 	 * for and those merged into it on the plug. */
 	struct bio *bio, *biotail;
 	uint32_t tag;
+	uint32_t idx;		/* in its hctx's pool (with a scheduler, its sched tag) */
 	uint8_t op;
 	uint32_t flags;
 	uint64_t sector;

@@ -40,8 +40,8 @@
  * nvme_io.c (the commands), nvme_media.c (media units, link, write
  * cache); nvme_impl.h holds their shared state.
  *
- * Hot path: command state comes from a pool sized when the queue is
- * created; an SQE fetch is one 64-byte dma_read; payload moves only with
+ * Hot path: command state comes from a pool of the queue's size, made a
+ * chunk at a time as first needed; an SQE fetch is one 64-byte dma_read; payload moves only with
  * store_data; each command stage is at most one event; commands fetched
  * together share one execution event (see fetch()), and a Write without
  * payload that passes its checks needs none: it takes its turn on the link
@@ -228,7 +228,7 @@ static const struct sim_component_ops nvme_dev_ops = {
 void dev_free_queues(struct nvme_dev *d)
 {
 	for (uint32_t i = 0; i <= d->p.max_io_queues; i++) {
-		g_clear_pointer(&d->sq[i].pool, g_free);
+		dev_sq_free_cmds(&d->sq[i]);
 		d->sq[i] = (struct dev_sq){0};
 		d->cq[i] = (struct dev_cq){0};
 	}

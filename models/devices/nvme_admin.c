@@ -261,7 +261,7 @@ static uint16_t delete_sq(struct nvme_dev *d, struct dev_cmd *cmd)
 		return STATUS_DEFERRED;
 	}
 	d->cq[sq->cqid].sq_count--;
-	g_clear_pointer(&sq->pool, g_free);
+	dev_sq_free_cmds(sq);
 	*sq = (struct dev_sq){0};
 	return NVME_SC_SUCCESS;
 }

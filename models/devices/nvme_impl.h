@@ -63,7 +63,13 @@ struct dev_sq {
 	uint32_t size, head, tail, outstanding;
 	uint16_t qid, cqid;
 	bool live;
-	struct dev_cmd *pool, *free;
+	/* A command slot per queue entry (the host can never have more
+	 * outstanding, and a fetched command keeps its slot until its CQE is
+	 * posted), made CMD_CHUNK at a time as first needed: a queue holds
+	 * the memory of the most it ever had outstanding. */
+	struct dev_cmd **chunk;
+	uint32_t made;
+	struct dev_cmd *free;
 	struct dev_cmd *deleter;	/* Delete I/O SQ waiting for idle */
 };
 
@@ -157,6 +163,7 @@ struct xfer {
 	uint8_t *buf;		/* admin data instead of the store, or NULL */
 };
 #define STATUS_DEFERRED 0xffffu	/* completes later, from a wait list */
+#define CMD_CHUNK 64u		/* command slots made at a time (struct dev_sq) */
 
 static inline void fifo_push(struct fifo *f, struct dev_cmd *c)
 {
@@ -235,6 +242,7 @@ bool dev_drained_to(const struct nvme_dev *d, uint64_t snapshot);
 void dev_exec_chain(struct nvme_dev *d, struct dev_cmd *cmd);
 void dev_finish_drain_waiter(struct nvme_dev *d, struct dev_cmd *cmd);
 void dev_free_queues(struct nvme_dev *d);
+void dev_sq_free_cmds(struct dev_sq *sq);
 sim_time dev_jitter(struct nvme_dev *d, sim_time t);
 sim_time dev_link_transfer(struct nvme_dev *d, sim_time *free, sim_time at,
 			      uint64_t bytes);

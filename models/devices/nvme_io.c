@@ -260,8 +260,8 @@ void dev_unstart_writes(struct nvme_dev *d, bool tie_ran)
 		 * have completed at this very time: fetch sets it anew. */
 		for (struct dev_cmd *c = sq->free; c; c = c->next)
 			c->route = ROUTE_NONE;
-		for (uint32_t i = 0; sq->pool && i < sq->size; i++) {
-			const struct dev_cmd *c = &sq->pool[i];
+		for (uint32_t i = 0; i < sq->made; i++) {
+			const struct dev_cmd *c = &sq->chunk[i / CMD_CHUNK][i % CMD_CHUNK];
 
 			if (c->route != ROUTE_WRITE || c->exec_at < t ||
 			    (c->exec_at == t && tie_ran))

@@ -78,7 +78,7 @@ void dev_release(struct nvme_dev *d, struct dev_cmd *cmd)
 	if (sq->deleter && sq->outstanding == 0) {
 		struct dev_cmd *del = sq->deleter;
 		d->cq[sq->cqid].sq_count--;
-		g_clear_pointer(&sq->pool, g_free);
+		dev_sq_free_cmds(sq);
 		*sq = (struct dev_sq){0};
 		del->status = NVME_SC_SUCCESS;
 		dev_post_cqe(d, del);
@@ -150,9 +150,33 @@ void dev_complete_after(struct nvme_dev *d, struct dev_cmd *cmd, sim_time t)
  */
 static void fetch(struct nvme_dev *d, struct dev_sq *sq);
 
+void dev_sq_free_cmds(struct dev_sq *sq)
+{
+	for (uint32_t k = 0; k < sq->made; k += CMD_CHUNK)
+		g_free(sq->chunk[k / CMD_CHUNK]);
+	g_clear_pointer(&sq->chunk, g_free);
+	sq->made = 0;
+	sq->free = NULL;
+}
+
+/* CMD_CHUNK more command slots, for when every one made is outstanding. */
+static __attribute__((noinline, cold)) void sq_make_cmds(struct dev_sq *sq)
+{
+	uint32_t n = MIN(CMD_CHUNK, sq->size - sq->made);
+	struct dev_cmd *cmds = g_new0(struct dev_cmd, n);
+
+	sq->chunk[sq->made / CMD_CHUNK] = cmds;
+	for (uint32_t i = n; i-- > 0;) {
+		cmds[i].next = sq->free;
+		sq->free = &cmds[i];
+	}
+	sq->made += n;
+}
+
 void dev_sq_kick(struct nvme_dev *d, struct dev_sq *sq)
 {
-	if (sq->live && sq->head != sq->tail && sq->free && !sq->deleter)
+	if (sq->live && sq->head != sq->tail && sq->outstanding < sq->size &&
+	    !sq->deleter)
 		fetch(d, sq);
 }
 
@@ -167,7 +191,10 @@ static void fetch(struct nvme_dev *d, struct dev_sq *sq)
 {
 	struct dev_cmd *prev = NULL;	/* the chain's last command */
 
-	while (sq->live && sq->head != sq->tail && sq->free && !sq->deleter) {
+	while (sq->live && sq->head != sq->tail && sq->outstanding < sq->size &&
+	       !sq->deleter) {
+		if (__builtin_expect(!sq->free, 0))
+			sq_make_cmds(sq);
 		struct dev_cmd *cmd = sq->free;
 
 		sq->free = cmd->next;
@@ -205,14 +232,7 @@ bool dev_alloc_sq(struct nvme_dev *d, uint16_t qid, uint16_t cqid,
 
 	*sq = (struct dev_sq){.base = base, .size = size, .qid = qid,
 			      .cqid = cqid, .live = true};
-	/* A command slot per queue entry: the host can never have more
-	 * entries outstanding in the ring, and a fetched command keeps its
-	 * slot until its CQE is posted. */
-	sq->pool = g_new0(struct dev_cmd, size);
-	for (uint32_t i = 0; i < size; i++) {
-		sq->pool[i].next = sq->free;
-		sq->free = &sq->pool[i];
-	}
+	sq->chunk = g_new0(struct dev_cmd *, (size + CMD_CHUNK - 1) / CMD_CHUNK);
 	d->cq[cqid].sq_count++;
 	return true;
 }

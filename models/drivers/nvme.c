@@ -117,6 +117,22 @@ enum { DRV_IRQ, DRV_SQ_DOORBELL, DRV_CQ_DOORBELL };
 static stage_id st_queue_rq, st_map, st_sq_db, st_irq, st_cqe, st_batch,
 	st_cq_db, st_poll;
 
+/* The rings of a queue and when each CQ entry came: made as the queue is
+ * first used, so that a queue no CPU submits to (one per CPU and drive,
+ * as the kernel makes them) costs no ring memory. */
+static __attribute__((noinline, cold)) void queue_rings(struct nvme_queue *nq)
+{
+	nq->sq = g_new0(struct nvme_sqe, nq->depth);
+	nq->cq = g_new0(struct nvme_cqe, nq->depth);
+	nq->cqe_at = g_new0(sim_time, nq->depth);
+}
+
+static inline void queue_rings_need(struct nvme_queue *nq)
+{
+	if (__builtin_expect(!nq->sq, 0))
+		queue_rings(nq);
+}
+
 static void *mem_at(struct nvme_drv *d, uint64_t addr, size_t len)
 {
 	if (addr >= MEM_DATA)
@@ -129,8 +145,12 @@ static void *mem_at(struct nvme_drv *d, uint64_t addr, size_t len)
 	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
 	g_assert(qid < d->nqueues);
 	struct nvme_queue *nq = &d->queues[qid];
+	/* The device reaches a queue's rings only after its doorbell, so
+	 * after nvme_queue_rq made them. */
 	if (off >= MEM_DSM_OFFSET) {
 		off -= MEM_DSM_OFFSET;
+		if (!nq->dsm)
+			nq->dsm = g_new0(struct nvme_dsm_range, nq->depth);
 		g_assert(off + len <= nq->depth * sizeof(struct nvme_dsm_range));
 		return (uint8_t *)nq->dsm + off;
 	}
@@ -236,13 +256,8 @@ static uint64_t sq_doorbell(uint16_t qid)
 static void queue_alloc(struct nvme_drv *d, uint16_t qid, uint32_t depth)
 {
 	struct nvme_queue *nq = &d->queues[qid];
-
 	*nq = (struct nvme_queue){.drv = d, .qid = qid, .depth = depth,
 				   .cq_phase = 1, .vector = qid};
-	nq->sq = g_new0(struct nvme_sqe, depth);
-	nq->cq = g_new0(struct nvme_cqe, depth);
-	nq->cqe_at = g_new0(sim_time, depth);
-	nq->dsm = g_new0(struct nvme_dsm_range, depth);
 }
 
 /* ---- bring-up: admin commands with the simulation run until done ---- */
@@ -367,6 +382,7 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	struct nvme_queue *nq = blk_hctx_driver_data(hctx);
 	struct nvme_drv *d = nq->drv;
 	uint32_t lbs = blk_queue_config(d->q)->logical_block_size;
+	queue_rings_need(nq);
 	struct nvme_sqe *e = &nq->sq[nq->sq_tail];
 
 	xctx_charge(x, st_queue_rq, d->p.queue_rq);
@@ -395,6 +411,8 @@ static void nvme_queue_rq(struct xctx *x, struct blk_hctx *hctx,
 	case REQ_OP_DISCARD: {
 		/* nvme_setup_discard: one range, in memory the device reads
 		 * (the request's special payload in the kernel). */
+		if (!nq->dsm)
+			nq->dsm = g_new0(struct nvme_dsm_range, nq->depth);
 		struct nvme_dsm_range *r = &nq->dsm[rq->tag];
 		*r = (struct nvme_dsm_range){
 			.nlb = rq->size / lbs, .slba = rq->sector * 512 / lbs,
@@ -484,6 +502,7 @@ static unsigned nvme_poll(struct xctx *x, struct blk_hctx *hctx)
 {
 	struct nvme_queue *nq = blk_hctx_driver_data(hctx);
 
+	queue_rings_need(nq);
 	xctx_charge(x, st_poll, nq->drv->p.poll);
 	return process_cq(nq->drv, nq, x);
 }
@@ -492,6 +511,7 @@ static void nvme_poll_arm(struct blk_hctx *hctx, struct task *poller)
 {
 	struct nvme_queue *nq = blk_hctx_driver_data(hctx);
 
+	queue_rings_need(nq);
 	nq->poller = cq_has_entry(nq) ? NULL : poller;
 	if (!nq->poller)
 		task_wake(poller);
@@ -598,6 +618,7 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 	d->nqueues = 1 + ncpus + p->poll_queues;
 	d->queues = g_new0(struct nvme_queue, d->nqueues);
 	queue_alloc(d, 0, 32);
+	queue_rings(&d->queues[0]);
 	d->dev = nvme_dev_new(d->sim, d->name, devp, &host_ops, d, err);
 	if (!d->dev || !bring_up(d, &mdts_bytes, &lbs, &blocks, &vwc, &dsm, err)) {
 		nvme_drv_free(d);
