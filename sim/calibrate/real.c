@@ -15,11 +15,14 @@
  * and writes together; group_reporting: all jobs together), the jobs'
  * user and system time and their context switches. The kernel threads'
  * CPU time (the loop workers, XFS's and ext4's, ksoftirqd) is not fio's:
- * it is read from /proc/PID/schedstat of every task flagged PF_KTHREAD
- * (exact runtime in ns, CONFIG_SCHED_INFO), sampled every 250 ms while
- * fio runs, over the samples inside the job's measured phase (its last
- * job_runtime, less 250 ms at each end for start-up and exit), and
- * charged to the run's I/Os at that rate. /proc/stat over the same window
+ * it is read from /proc/PID/schedstat (exact runtime in ns,
+ * CONFIG_SCHED_INFO) of the tasks flagged PF_KTHREAD that work for our
+ * devices (a kworker names the workqueue it last ran: "-loop3",
+ * "dio/loop4"; "xfsaild/loop4", "jbd2/loop5-8") and of ksoftirqd,
+ * sampled every 250 ms while fio runs, over the samples inside the job's
+ * measured phase (its last job_runtime, less 250 ms at each end for
+ * start-up and exit), and charged to the run's I/Os at that rate. Other
+ * users' kernel threads (their writeback) count as other load. /proc/stat over the same window
  * gives the machine's busy time: what neither fio nor a kernel thread
  * used is other users' load, reported next to the run, and the steal
  * time the hypervisor took from the vCPUs.
@@ -290,13 +293,15 @@ void real_env_teardown(struct real_env *e)
 
 struct sample {
 	gint64 t_us;
-	guint64 kthread_ns;
+	GHashTable *kt;		/* kernel thread's pid -> its runtime (ns) */
 	guint64 stat_busy, stat_steal;	/* USER_HZ ticks, all CPUs */
 };
 
 struct sampler {
 	GArray *samples;	/* struct sample */
 	GHashTable *kpids;	/* pid -> 1 (kernel thread) or 2 (not) */
+	GHashTable *ours;	/* kernel threads seen working for our devices */
+	const char *const *devs;	/* "loop3", ...: our devices, NULL-ended */
 	GMainLoop *loop;
 	GSubprocess *fio;
 	char *out, *errout;
@@ -319,46 +324,82 @@ static bool read_text(const char *path, char *buf, size_t len)
 	return true;
 }
 
-/* Whether pid is a kernel thread: field 9 (flags) of /proc/PID/stat. */
-static bool is_kthread(const char *pid)
+/* Whether pid is a kernel thread (field 9, flags, of /proc/PID/stat),
+ * and its name now (a kworker's ends with the workqueue it last ran). */
+static bool kthread_comm(const char *pid, char *comm, size_t len)
 {
 	char path[64], buf[1024];
-	const char *p;
+	const char *p, *q;
 
 	g_snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	if (!read_text(path, buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
+	if (!read_text(path, buf, sizeof(buf)) || !(p = strchr(buf, '(')) ||
+	    !(q = strrchr(buf, ')')))
 		return false;
 	/* after ") ": state ppid pgrp session tty_nr tpgid flags */
 	unsigned long flags = 0;
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
+	if (sscanf(q + 2, "%*c %*d %*d %*d %*d %*d %lu", &flags) != 1)
 		return false;
+	g_strlcpy(comm, p + 1, MIN(len, (size_t)(q - p)));
 	return flags & PF_KTHREAD;
 }
 
-static guint64 kthreads_ns(GHashTable *kpids)
+/* A kernel thread works for us when its name mentions one of our
+ * devices (loop3's worker "kworker/u8:1-loop3", "dio/loop4",
+ * "xfs-conv/loop4", "jbd2/loop5-8", "xfsaild/loop4") or it is ksoftirqd. */
+static bool works_for_us(const char *comm, const char *const *devs)
+{
+	if (g_str_has_prefix(comm, "ksoftirqd/"))
+		return true;
+	for (const char *const *d = devs; *d; d++) {
+		size_t n = strlen(*d);
+		for (const char *at = comm; (at = strstr(at, *d)); at++)
+			if (!g_ascii_isdigit(at[n]))
+				return true;
+	}
+	return false;
+}
+
+static void kthreads_sample(struct sampler *s, GHashTable *kt)
 {
 	GDir *d = g_dir_open("/proc", 0, NULL);
 	const char *name;
-	guint64 sum = 0;
 
 	if (!d)
-		return 0;
+		return;
 	while ((name = g_dir_read_name(d))) {
+		char comm[64];
 		if (!g_ascii_isdigit(name[0]))
 			continue;
-		gpointer known = g_hash_table_lookup(kpids, name);
-		if (!known) {
-			known = GINT_TO_POINTER(is_kthread(name) ? 1 : 2);
-			g_hash_table_insert(kpids, g_strdup(name), known);
-		}
-		if (GPOINTER_TO_INT(known) != 1)
+		gpointer known = g_hash_table_lookup(s->kpids, name);
+		if (known && GPOINTER_TO_INT(known) != 1)
 			continue;
+		bool kthread = kthread_comm(name, comm, sizeof(comm));
+		if (!known)
+			g_hash_table_insert(s->kpids, g_strdup(name),
+					    GINT_TO_POINTER(kthread ? 1 : 2));
+		if (!kthread)
+			continue;
+		if (works_for_us(comm, s->devs) && !g_hash_table_contains(s->ours, name))
+			g_hash_table_add(s->ours, g_strdup(name));
 		char path[64], buf[128];
 		g_snprintf(path, sizeof(path), "/proc/%s/schedstat", name);
 		if (read_text(path, buf, sizeof(buf)))
-			sum += g_ascii_strtoull(buf, NULL, 10);
+			g_hash_table_insert(kt, g_strdup(name), GSIZE_TO_POINTER(
+				(gsize)g_ascii_strtoull(buf, NULL, 10)));
 	}
 	g_dir_close(d);
+}
+
+/* Our kernel threads' runtime at a sample. */
+static guint64 ours_ns(const struct sampler *s, const struct sample *x)
+{
+	GHashTableIter it;
+	gpointer pid;
+	guint64 sum = 0;
+
+	g_hash_table_iter_init(&it, s->ours);
+	while (g_hash_table_iter_next(&it, &pid, NULL))
+		sum += GPOINTER_TO_SIZE(g_hash_table_lookup(x->kt, pid));
 	return sum;
 }
 
@@ -393,7 +434,8 @@ static void take_sample(struct sampler *s)
 {
 	struct sample x = {.t_us = g_get_monotonic_time()};
 
-	x.kthread_ns = kthreads_ns(s->kpids);
+	x.kt = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	kthreads_sample(s, x.kt);
 	stat_ticks(&x.stat_busy, &x.stat_steal);
 	g_array_append_val(s->samples, x);
 }
@@ -519,8 +561,11 @@ bool real_run(struct real_env *e, const struct cal_point *p,
 	l = g_subprocess_launcher_new(G_SUBPROCESS_FLAGS_STDOUT_PIPE |
 				      G_SUBPROCESS_FLAGS_STDERR_PIPE);
 	g_subprocess_launcher_setenv(l, "CAL_RUNTIME", runtime, TRUE);
+	const char *devs[] = {e->pl.raw_dev, e->pl.xfs_dev, e->pl.ext4_dev, NULL};
 	s.samples = g_array_new(FALSE, FALSE, sizeof(struct sample));
 	s.kpids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	s.ours = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	s.devs = devs;
 	take_sample(&s);
 	s.fio = g_subprocess_launcher_spawn(l, err, e->fio, "--output-format=json",
 					    path, NULL);
@@ -567,7 +612,8 @@ bool real_run(struct real_env *e, const struct cal_point *p,
 		b = last;
 	}
 	double dt = (double)(b->t_us - a->t_us) / 1e6;
-	double krate = (double)(b->kthread_ns - a->kthread_ns) / 1e9 / dt;
+	guint64 ka = ours_ns(&s, a), kb = ours_ns(&s, b);
+	double krate = kb > ka ? (double)(kb - ka) / 1e9 / dt : 0;
 	double busy = (double)(b->stat_busy - a->stat_busy) /
 		      (double)sysconf(_SC_CLK_TCK) / dt;
 	double fio_rate = rt > 0 ? cpu_s / rt : 0;
@@ -588,8 +634,11 @@ out:
 	g_free(s.out);
 	g_free(s.errout);
 	g_clear_error(&s.err);
+	for (unsigned i = 0; i < s.samples->len; i++)
+		g_hash_table_destroy(g_array_index(s.samples, struct sample, i).kt);
 	g_array_free(s.samples, TRUE);
 	g_hash_table_destroy(s.kpids);
+	g_hash_table_destroy(s.ours);
 	return ok;
 }
 

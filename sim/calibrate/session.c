@@ -54,34 +54,47 @@ void cal_session_clear(struct cal_session *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* A point's median is over its quiet runs, when it has any: a run that
+ * shared the machine with other work (more than quiet_cpus busy with it)
+ * measured that work too. */
 static void medians(struct cal_session *s)
 {
-	for (unsigned i = 0; i < s->n; i++)
-		cal_measure_median(&s->runs[(size_t)i * s->repeat], s->repeat,
-				   &s->median[i]);
+	g_autofree struct cal_measure *quiet = g_new(struct cal_measure, s->repeat);
+
+	for (unsigned i = 0; i < s->n; i++) {
+		const struct cal_measure *runs = &s->runs[(size_t)i * s->repeat];
+		unsigned nq = 0;
+		for (unsigned k = 0; k < s->repeat; k++)
+			if (!s->quiet_cpus || runs[k].other_cpus <= s->quiet_cpus)
+				quiet[nq++] = runs[k];
+		if (nq)
+			cal_measure_median(quiet, nq, &s->median[i]);
+		else
+			cal_measure_median(runs, s->repeat, &s->median[i]);
+	}
 }
 
-/* Wait until the machine is quiet enough, or the wait is over; false
- * only when interrupted. */
+/* Wait until the machine is quiet enough, or the session's waiting
+ * budget is spent; false only when interrupted. */
 static bool wait_quiet(struct cal_session *s, struct progress_line *pl,
 		       const char *what)
 {
-	gint64 until = g_get_monotonic_time() +
-		       (gint64)s->quiet_wait_s * G_USEC_PER_SEC;
-
 	if (!s->quiet_cpus)
 		return true;
 	for (;;) {
+		gint64 t0 = g_get_monotonic_time();
 		double busy = real_busy_cpus(300);
 		if (real_interrupted())
 			return false;
-		if (busy <= s->quiet_cpus || g_get_monotonic_time() > until)
+		if (busy <= s->quiet_cpus || s->waited_us >=
+		    (gint64)s->quiet_wait_s * G_USEC_PER_SEC)
 			return true;
 		if (pl->on && progress_line_due(pl))
 			progress_line_print(pl, "%s: waiting for the machine to be "
 					    "quiet (%.2f CPUs busy with other work)",
 					    what, busy);
 		g_usleep(700000);
+		s->waited_us += g_get_monotonic_time() - t0;
 	}
 }
 
@@ -125,7 +138,8 @@ bool cal_session_measure(struct cal_session *s, const char *fio,
 				}
 				if (!s->quiet_cpus || m->other_cpus <= s->quiet_cpus)
 					break;
-				if (tries == 2) {
+				if (tries == 2 || s->waited_us >= (gint64)s->quiet_wait_s *
+							     G_USEC_PER_SEC) {
 					s->busy_runs++;
 					break;
 				}

@@ -21,11 +21,13 @@ struct cal_session {
 	struct real_facts facts;
 	char *runtime;
 	/* A shared machine: before each real run, wait until no more than
-	 * quiet_cpus CPUs are busy with other work (at most quiet_wait_s
-	 * seconds, then run anyway and say so); a run during which more
-	 * were busy is run again, up to twice. quiet_cpus 0: never wait. */
+	 * quiet_cpus CPUs are busy with other work; a run during which more
+	 * were busy is run again, up to twice. The waits of the whole session
+	 * take at most quiet_wait_s seconds; then the runs go on regardless,
+	 * and say so. quiet_cpus 0: never wait. */
 	double quiet_cpus;
 	unsigned quiet_wait_s;
+	gint64 waited_us;
 	unsigned busy_runs;	/* real runs kept although the machine was busy */
 	unsigned reruns;	/* real runs made again because it was */
 };

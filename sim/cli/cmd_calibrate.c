@@ -246,7 +246,7 @@ int cmd_calibrate(int argc, char **argv)
 	g_autofree char *outdir = NULL, *name = NULL, *base = NULL, *rt_opt = NULL,
 			*srt_opt = NULL, *meas = NULL, *fio = NULL, *eta = NULL;
 	g_autofree char *runtime = NULL, *sim_runtime = NULL;
-	gint repeat = 3, quiet_wait = 120;
+	gint repeat = 3, quiet_wait = 900;
 	gdouble quiet = 0.3;
 	gboolean dry_run = FALSE;
 	g_autoptr(GError) err = NULL;
@@ -276,7 +276,8 @@ int cmd_calibrate(int argc, char **argv)
 		 "other work, and run again a run during which more were "
 		 "(default 0.3; 0: never wait)", "N"},
 		{"quiet-wait", 0, 0, G_OPTION_ARG_INT, &quiet_wait,
-		 "Wait at most S seconds for that before each run (default 120)",
+		 "Wait at most S seconds for that over the whole command (default "
+		 "900)",
 		 "S"},
 		{"dry-run", 0, 0, G_OPTION_ARG_NONE, &dry_run,
 		 "List the calibration runs and exit", NULL},

@@ -189,6 +189,10 @@ static void test_job_file_says_what_the_point_is(void)
 	g_assert_nonnull(strstr(a, "filename=/dev/loop5\nsize=512m\n"));
 	g_assert_nonnull(strstr(a, "runtime=${CAL_RUNTIME}"));
 	g_assert_null(strstr(a, "pre_read"));
+	/* nor does a buffered read of a raw device */
+	const struct cal_point rawb = {CAL_RAW, "psync", "randread", 4096, 1, 1, false};
+	g_autofree char *c = cal_point_jobfile(&rawb, &pl);
+	g_assert_null(strstr(c, "pre_read"));
 	/* a buffered read reads its file in first */
 	g_assert_nonnull(strstr(b, "filename=/mnt/x/f\n"));
 	g_assert_nonnull(strstr(b, "pre_read=1\n"));
