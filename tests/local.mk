@@ -251,6 +251,11 @@ TESTS += tests/power-loss.sh
 EXTRA_DIST += tests/power-loss.sh
 TESTS += tests/system-options.sh
 EXTRA_DIST += tests/system-options.sh
+
+# Hostile and careless input (issue 25): refusals, limits, output errors.
+HARDEN_TESTS = tests/name-option.sh tests/filename-list.sh
+TESTS += $(HARDEN_TESTS)
+EXTRA_DIST += $(HARDEN_TESTS)
 TESTS += tests/params.sh
 EXTRA_DIST += tests/params.sh
 TESTS += tests/fio-offsets.sh tests/offsets-vs-fio.sh tests/directory-list.sh tests/start-delay.sh tests/ramp-counts.sh \

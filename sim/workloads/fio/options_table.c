@@ -641,6 +641,25 @@ static bool opt_ioengine(struct fopt_ctx *ctx, const struct fio_option_def *o,
 		      closest ? closest : "", closest ? "'?" : "");
 }
 
+/* filename: a ':'-separated list whose empty entries fio skips; one
+ * with no entry at all (":", "::") names no file, and fio runs such a
+ * job doing no I/O, which would be a silently empty run. */
+static bool opt_filename(struct fopt_ctx *ctx, const struct fio_option_def *o,
+			 const char *text, GError **err)
+{
+	struct fopt_value v;
+
+	if (!fopt_value_parse(ctx, o, text, &v, err))
+		return false;
+	if (strspn(text, ":") == strlen(text))
+		return fopt_bad_value(ctx, o, err, "'%s' names no file "
+				      "(entries are ':'-separated; '\\:' is a colon)",
+				      text);
+	g_free(ctx->o->filename);
+	ctx->o->filename = g_strdup(text);
+	return true;
+}
+
 /* write_bw_log[=prefix]: the flag at off, the optional prefix at off_hi. */
 static bool opt_log(struct fopt_ctx *ctx, const struct fio_option_def *o,
 		    const char *text, GError **err)
@@ -1067,7 +1086,7 @@ const struct fio_option_def fio_option_defs[] = {
 	{
 		.name = "filename", .type = FOPT_STR_STORE, .prio = -1,
 		.support = FOPT_MODELLED, .field = FIELD_STR,
-		.off = OFF(filename),
+		.off = OFF(filename), .parse = opt_filename,
 		.help = "Files or devices of the job, ':'-separated ('\\:' is a colon)",
 	},
 	{
