@@ -56,7 +56,7 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	}
 	keep(r, (char *)opts);
 	output_job_init(oj);
-	oj->name = job->section;
+	oj->name = o->name;
 	oj->groupid = job->groupid;
 	oj->error = td->error;
 	oj->verror = td->error ? g_strerror(td->error) : NULL;
