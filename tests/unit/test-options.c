@@ -658,6 +658,56 @@ static void test_expressions(void)
 	}
 }
 
+/* A recursive parser on hostile input: nesting is refused past its limit
+ * with a message that says so, however deep (a 100000-deep expression
+ * once overflowed the stack), and accepted up to it. */
+static void test_expression_nesting_limit(void)
+{
+	static const char *const opens[] = { "(", "-", "1^" };
+
+	for (size_t k = 0; k < G_N_ELEMENTS(opens); k++) {
+		for (size_t depth = 100; depth <= 100000; depth *= 10) {
+			GString *e = g_string_new(NULL);
+			g_autofree char *msg = NULL;
+			int64_t iv;
+			double dv;
+			bool ok;
+
+			for (size_t i = 0; i < depth; i++)
+				g_string_append(e, opens[k]);
+			g_string_append_c(e, '1');
+			if (k == 0)
+				for (size_t i = 0; i < depth; i++)
+					g_string_append_c(e, ')');
+			ok = fio_expr_eval(e->str, 0, &iv, &dv, NULL, &msg);
+			if (depth == 100 && (!ok || iv != 1))
+				g_error("%s x%zu: refused at the limit: %s", opens[k],
+					depth, msg);
+			if (depth > 100 && (ok || !strstr(msg, "nested more than 100 deep")))
+				g_error("%s x%zu: %s", opens[k], depth, ok ? "accepted" : msg);
+			g_string_free(e, TRUE);
+		}
+	}
+	set_fails("size", "((((((((((((((((((((((((((((((((((((((((((((((((((("
+		  "((((((((((((((((((((((((((((((((((((((((((((((((((1", "nested more than");
+}
+
+/* A message quoting a huge value keeps its start (where, which option)
+ * and its end (what is wrong), and leaves out the middle. */
+static void test_huge_value_message_is_shortened(void)
+{
+	struct fixture *f = fixture_new();
+	g_autoptr(GError) err = NULL;
+	g_autofree char *value = g_strnfill(200000, '(');
+
+	g_assert_false(set(f, "size", value, &err));
+	g_assert_cmpuint(strlen(err->message), <, 600);
+	g_assert_true(g_str_has_prefix(err->message, "t.fio:7: option 'size': "));
+	g_assert_nonnull(strstr(err->message, "bytes...]"));
+	g_assert_true(g_str_has_suffix(err->message, "storsim's limit)"));
+	fixture_free(f);
+}
+
 static bool finish(struct fixture *f, GError **err)
 {
 	g_autofree struct opt_origin *origin = g_new0(struct opt_origin, fio_option_count());
@@ -966,6 +1016,9 @@ int main(int argc, char **argv)
 	g_test_add_func("/options/output-options-are-quiet", test_output_options_are_quiet);
 	g_test_add_func("/options/ioengines", test_ioengines);
 	g_test_add_func("/options/expressions", test_expressions);
+	g_test_add_func("/options/expression-nesting-limit", test_expression_nesting_limit);
+	g_test_add_func("/options/huge-value-message-is-shortened",
+			test_huge_value_message_is_shortened);
 	g_test_add_func("/options/fixups", test_fixups);
 	g_test_add_func("/options/fixup-rejects", test_fixup_rejects);
 	g_test_add_func("/options/table-consistency", test_table_consistency);

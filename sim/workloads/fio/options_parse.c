@@ -16,8 +16,13 @@
 /*
  * A small recursive-descent evaluator. Precedence, loosest first:
  * + -, then * / %, then ^ (right-associative), then unary minus, then a
- * unit suffix after a number or a parenthesised expression.
+ * unit suffix after a number or a parenthesised expression. Each
+ * parenthesis, unary minus and '^' recurses, so their nesting is held to
+ * EXPR_DEPTH_MAX, far above what a job writes and far below what the stack
+ * holds (fio's bison parser has no such limit of its own to copy).
  */
+#define EXPR_DEPTH_MAX	100
+
 struct expr_num {
 	bool isf;
 	int64_t i;
@@ -28,6 +33,7 @@ struct expr {
 	const char *p;
 	unsigned flags;
 	bool units_seen;
+	unsigned depth;		/* of recursion now */
 	char *msg;
 };
 
@@ -57,6 +63,15 @@ static double num_d(const struct expr_num *n)
 }
 
 static bool expr_sum(struct expr *x, struct expr_num *out);
+
+/* Step one level deeper; false, with the message, past the limit. */
+static bool expr_enter(struct expr *x)
+{
+	if (++x->depth <= EXPR_DEPTH_MAX)
+		return true;
+	return expr_fail(x, "nested more than %d deep (parentheses, unary "
+			 "minus and '^' count; storsim's limit)", EXPR_DEPTH_MAX);
+}
 
 /* Multiplier of an expression suffix; fio's lexer fixes k at 1024. */
 static bool expr_suffix(struct expr *x, struct expr_num *n)
@@ -113,8 +128,9 @@ static bool expr_primary(struct expr *x, struct expr_num *n)
 	expr_skip(x);
 	if (*x->p == '(') {
 		x->p++;
-		if (!expr_sum(x, n))
+		if (!expr_enter(x) || !expr_sum(x, n))
 			return false;
+		x->depth--;
 		expr_skip(x);
 		if (*x->p != ')')
 			return expr_fail(x, "missing ')'");
@@ -165,8 +181,9 @@ static bool expr_unary(struct expr *x, struct expr_num *n)
 	expr_skip(x);
 	if (*x->p == '-') {
 		x->p++;
-		if (!expr_unary(x, n))
+		if (!expr_enter(x) || !expr_unary(x, n))
 			return false;
+		x->depth--;
 		if (n->isf)
 			n->d = -n->d;
 		else if (n->i == INT64_MIN)
@@ -188,8 +205,9 @@ static bool expr_power(struct expr *x, struct expr_num *n)
 	if (*x->p != '^')
 		return true;
 	x->p++;
-	if (!expr_power(x, &e))
+	if (!expr_enter(x) || !expr_power(x, &e))
 		return false;
+	x->depth--;
 	if (!n->isf && !e.isf && e.i >= 0) {
 		int64_t r = 1;
 
