@@ -253,7 +253,7 @@ TESTS += tests/system-options.sh
 EXTRA_DIST += tests/system-options.sh
 
 # Hostile and careless input (issue 25): refusals, limits, output errors.
-HARDEN_TESTS = tests/name-option.sh tests/filename-list.sh
+HARDEN_TESTS = tests/name-option.sh tests/filename-list.sh tests/input-limits.sh
 TESTS += $(HARDEN_TESTS)
 EXTRA_DIST += $(HARDEN_TESTS)
 TESTS += tests/params.sh

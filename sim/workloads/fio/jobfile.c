@@ -33,6 +33,18 @@
 #define SECTION_NAME_MAX	255		/* fio reads "[%255[^\n]]" */
 #define JOB_FILE_MAX		(16u << 20)	/* bytes */
 #define INCLUDE_DEPTH_MAX	64
+/* fio reads a job file with fgets into OPT_LEN_MAX (8192) bytes: a longer
+ * line comes out as two, the second a "Bad option"; a line whose ${VAR}s
+ * expand past OPT_LEN_MAX fails fio_option_dup_subs ("failed parsing").
+ * Both measured with fio 3.33: 8191 characters read whole, 8192 split. */
+#define OPT_LEN_MAX		8192
+#define LINE_MAX_LEN		(OPT_LEN_MAX - 1)
+/* fio's FIO_MAX_JOBS (os/os.h): jobs in all, numjobs clones counted. */
+#define JOBS_MAX		4096
+/* fio has no limit on files; each costs storsim about 700 bytes and its
+ * set-up time, and nrfiles=4000000000 never got to run. Counted over every
+ * job and clone. */
+#define FILES_MAX		1000000u
 
 static const char cmdline_file[] = "command line";
 
@@ -75,6 +87,8 @@ struct parser {
 	struct opt_origin *global_origin;
 	unsigned groupid;
 	unsigned group_jobs;	/* jobs in the current group so far */
+	uint64_t njobs;		/* so far, clones counted */
+	uint64_t nfiles;	/* so far, over every clone */
 	bool stonewall_next;	/* first job of a later file */
 	GPtrArray *include_stack;	/* of char *: files being read */
 };
@@ -244,6 +258,14 @@ static bool for_each_line(struct parser *p, const char *file, char *text,
 		char *stop = nl ? nl : end;
 
 		line++;
+		if (stop - pos > LINE_MAX_LEN) {
+			storsim_input_error(err, file, line, NULL,
+					    "line of %td bytes: longer than fio's "
+					    "line buffer takes (%d bytes, OPT_LEN_MAX "
+					    "with its end); fio would read it as two lines",
+					    stop - pos, LINE_MAX_LEN);
+			return false;
+		}
 		if (memchr(pos, '\0', (size_t)(stop - pos))) {
 			storsim_input_error(err, file, line, NULL,
 					    "contains a NUL byte; not a job file");
@@ -363,12 +385,15 @@ static const char *env_lookup(const struct parser *p, const char *name)
 	return "";
 }
 
-/* fio_option_dup_subs(): ${VAR} only; undefined is empty. */
-static GString *expand_env(const struct parser *p, const char *text)
+/* fio_option_dup_subs(): ${VAR} only; undefined is empty. A line that
+ * grows past OPT_LEN_MAX is refused as soon as it does, before a line of
+ * many ${BIG} takes gigabytes. */
+static GString *expand_env(const struct parser *p, const struct raw_line *r,
+			   GError **err)
 {
 	GString *out = g_string_new(NULL);
 
-	for (const char *q = text; *q;) {
+	for (const char *q = r->text; *q;) {
 		const char *close = q[0] == '$' && q[1] == '{' ? strchr(q, '}') : NULL;
 
 		if (close && close > q + 2) {
@@ -378,6 +403,15 @@ static GString *expand_env(const struct parser *p, const char *text)
 			q = close + 1;
 		} else {
 			g_string_append_c(out, *q++);
+		}
+		if (out->len > OPT_LEN_MAX) {
+			g_autofree char *key = line_key(r->text);
+
+			storsim_input_error(err, r->file, r->line, g_strstrip(key),
+					    "its ${VAR}s expand to more than %d bytes "
+					    "(fio's OPT_LEN_MAX)", OPT_LEN_MAX);
+			g_string_free(out, TRUE);
+			return NULL;
 		}
 	}
 	return out;
@@ -455,8 +489,8 @@ static bool prepare_line(const struct parser *p, const struct section *sec,
 	if (sec->cmdline) {
 		s = g_string_new(r->text);
 	} else {
-		s = expand_env(p, r->text);
-		if (!expand_keywords(p, s, r->file, r->line, err))
+		s = expand_env(p, r, err);
+		if (!s || !expand_keywords(p, s, r->file, r->line, err))
 			return false;
 	}
 	eq = strchr(s->str, '=');
@@ -661,6 +695,58 @@ static bool assign_group(struct parser *p, struct job *j, GError **err)
 	return true;
 }
 
+/* The files a job names: its filename= entries, else nrfiles. */
+static uint64_t job_files(const struct job_options *o)
+{
+	uint64_t n = 0;
+
+	if (!o->filename)
+		return MAX(o->nrfiles, 1u);
+	/* ':'-separated, empty entries skipped, '\:' inside a name */
+	bool inside = false;
+	for (const char *q = o->filename; *q; q++) {
+		if (*q == ':') {
+			inside = false;
+			continue;
+		}
+		n += !inside;
+		inside = true;
+		if (*q == '\\' && q[1] == ':')
+			q++;
+	}
+	return n;
+}
+
+/* fio's FIO_MAX_JOBS, and storsim's limit on files, over the whole run. */
+static bool check_counts(struct parser *p, const struct job *j, GError **err)
+{
+	uint64_t clones = MAX(j->o.numjobs, 1u);
+	const struct opt_origin *at;
+
+	p->njobs += clones;
+	p->nfiles += clones * job_files(&j->o);
+	if (p->njobs > JOBS_MAX) {
+		at = job_origin(j, "numjobs");
+		storsim_input_error(err, at->file ? at->file : j->file,
+				    at->file ? at->line : j->line, "numjobs",
+				    "%" PRIu64 " jobs in all, numjobs clones counted: more "
+				    "than fio's maximum of %d (FIO_MAX_JOBS)", p->njobs,
+				    JOBS_MAX);
+		return false;
+	}
+	if (p->nfiles > FILES_MAX) {
+		const char *opt = j->o.filename ? "filename" : "nrfiles";
+
+		at = job_origin(j, opt);
+		storsim_input_error(err, at->file ? at->file : j->file,
+				    at->file ? at->line : j->line, opt,
+				    "%" PRIu64 " files in all, over every job and clone: "
+				    "more than storsim's limit of %u", p->nfiles, FILES_MAX);
+		return false;
+	}
+	return true;
+}
+
 static bool add_job(struct parser *p, const struct section *sec, GError **err)
 {
 	size_t n = fio_option_count();
@@ -683,7 +769,8 @@ static bool add_job(struct parser *p, const struct section *sec, GError **err)
 	t = (struct target){ &j->o, j->origin, j->opts };
 	if (!apply_section(p, sec, &t, err) ||
 	    !job_options_finish(&j->o, j->origin, p->list->warnings, err) ||
-	    !check_wait_for(p, j, err) || !assign_group(p, j, err)) {
+	    !check_counts(p, j, err) || !check_wait_for(p, j, err) ||
+	    !assign_group(p, j, err)) {
 		job_free(j);
 		return false;
 	}
