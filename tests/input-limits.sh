@@ -4,7 +4,9 @@
 # and without a runaway: jobs in all (fio's FIO_MAX_JOBS, 4096, numjobs
 # clones counted), files in all (storsim's 1000000), a job-file line (fio's
 # 8192-byte line buffer) and its ${VAR} expansion (OPT_LEN_MAX), the
-# nesting of a size expression (100). Each is accepted at the limit.
+# nesting of a size expression (100), the engines' queue depths (io_uring's
+# IORING_MAX_ENTRIES, libaio's fs.aio-max-nr), the random maps of a run
+# (1 GiB; the hint it gives works). Each is accepted at the limit.
 . "$top_srcdir/tests/tap.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,7 +34,7 @@ repeat() {
 }
 job="--name=j --size=1m --ioengine=null"
 
-plan 16
+plan 27
 check "numjobs=100000000: refused, naming fio's maximum of 4096 jobs" \
 	refused "option 'numjobs': 100000000 jobs in all, numjobs clones counted: more than fio's maximum of 4096 (FIO_MAX_JOBS)" \
 	$job --numjobs=100000000
@@ -75,4 +77,20 @@ check "a job-file size nested 4000 deep names its line and the limit" \
 	refused "deep.fio:3: option 'size': bad expression" "$tmp/deep.fio"
 check "... and the message is short (its middle left out)" \
 	test "$(wc -c <"$tmp/err")" -lt 600
+for e in "io_uring 32768 IORING_MAX_ENTRIES" "libaio 65536 fs.aio-max-nr" \
+	"psync 65536 storsim's limit" "null 65536 storsim's limit"; do
+	set -- $e
+	check "$1 takes iodepth=$2" accepted --name=j --size=1m --ioengine=$1 --iodepth=$2
+	check "$1 refuses iodepth=$(($2 + 1)), naming $3" \
+		refused "option 'iodepth': $(($2 + 1)) is more than $1 takes ($2, $3" \
+		--name=j --size=1m --ioengine=$1 --iodepth=$(($2 + 1))
+done
+rand="--name=j --ioengine=null --rw=randwrite --size=64t"
+timeout 20 "$STORSIM" run $rand >"$tmp/out" 2>"$tmp/err"
+check "a 2 GiB random map (64 TiB in 4 KiB blocks) is refused, naming the limit and the way out" \
+	grep -q "need a random map of 2080 MiB.*held to 1024 MiB; norandommap=1 or random_generator=lfsr needs none" "$tmp/err"
+check "... and the hinted norandommap=1 runs" \
+	timeout 20 "$STORSIM" run $rand --norandommap=1 --runtime=1ms --time_based --output-format=terse
+check "... and so does random_generator=lfsr" \
+	timeout 20 "$STORSIM" run $rand --random_generator=lfsr --runtime=1ms --time_based --output-format=terse
 finish

@@ -50,6 +50,7 @@ struct fio_run {
 	GPtrArray *sums;	/* struct job_stats *: group_reporting sums */
 	GPtrArray *extras;	/* json_object *: each job's "storsim" */
 	GArray *disks;		/* struct output_disk */
+	uint64_t randmap_bytes;	/* of every file's random map */
 };
 
 bool fio_another_round(struct fio_thread *td);

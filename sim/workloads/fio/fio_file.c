@@ -8,6 +8,10 @@
 
  */
 #include "fio_core.h"
+
+/* The random maps of a run in all: 1 GiB covers 32 TiB in 4 KiB blocks. */
+#define RANDMAP_BYTES_MAX	(1u << 30)
+
 /* fio's __get_next_file: the next file in turn (roundrobin, and
  * sequential once a file is done), at random, or by a zipf, pareto or
  * normal draw. */
@@ -672,8 +676,24 @@ bool fio_setup_files(struct fio_thread *td, GError **err)
 				      seed, true);
 		}
 		if (fio_rw_random(o->rw) && o->random_distribution == FIO_RAND_UNIFORM &&
-		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR)
+		    !o->norandommap && o->random_generator != FIO_RANDGEN_LFSR) {
+			/* fio allocates its map and fails the job when it
+			 * cannot ("failed allocating random map"); storsim
+			 * holds the maps of a run to RANDMAP_BYTES_MAX */
+			uint64_t bytes = fio_randmap_bytes(f->nblocks);
+			if (bytes > RANDMAP_BYTES_MAX - td->run->randmap_bytes) {
+				g_autofree char *why = g_strdup_printf(
+					"random offsets over %" PRIu64 " blocks of %s "
+					"need a random map of %" PRIu64 " MiB (a bit "
+					"a block, as fio's); the maps of a run are held "
+					"to %u MiB; norandommap=1 or "
+					"random_generator=lfsr needs none", f->nblocks,
+					f->path, bytes >> 20, RANDMAP_BYTES_MAX >> 20);
+				return fio_refuse(job, "norandommap", err, why);
+			}
+			td->run->randmap_bytes += bytes;
 			fio_randmap_init(&f->map, f->nblocks);
+		}
 		/* init_random_map: an lfsr job's register per file, whatever
 		 * the distribution, from the offsets' seed */
 		if (fio_rw_random(o->rw) && o->random_generator == FIO_RANDGEN_LFSR) {

@@ -31,6 +31,17 @@ static void pad(struct fio_randmap *m)
 	}
 }
 
+uint64_t fio_randmap_bytes(uint64_t nblocks)
+{
+	uint64_t n = MAX(nblocks, 1), bytes = 0;
+
+	do {
+		n = (n + 63) / 64;
+		bytes += n * sizeof(uint64_t);
+	} while (n > 1);
+	return bytes;
+}
+
 void fio_randmap_init(struct fio_randmap *m, uint64_t nblocks)
 {
 	uint64_t n = MAX(nblocks, 1);

@@ -20,6 +20,8 @@ struct fio_randmap {
 };
 
 void fio_randmap_init(struct fio_randmap *m, uint64_t nblocks);
+/* The bytes a map of nblocks takes, every level counted. */
+uint64_t fio_randmap_bytes(uint64_t nblocks);
 void fio_randmap_destroy(struct fio_randmap *m);
 /* A new pass: every block free again. */
 void fio_randmap_clear(struct fio_randmap *m);

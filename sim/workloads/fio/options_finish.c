@@ -165,6 +165,22 @@ bool job_options_finish(struct job_options *o, const struct opt_origin *origin,
 					    "rate_iops_min", "the minimum rate exceeds "
 					    "rate_iops (as fio refuses it)");
 	}
+	/* The engines' queues: io_uring_setup refuses more entries than
+	 * IORING_MAX_ENTRIES (32768) with EINVAL, io_setup more events than
+	 * fs.aio-max-nr (65536 by default) with EAGAIN, and fio fails the job
+	 * ("io_queue_init"); the other engines take a buffer per I/O of the
+	 * depth from fio, held to the same 65536. Measured with fio 3.33 on
+	 * Linux 6.18: 32768 and 65536 run, one more fails. */
+	unsigned depth_max = o->ioengine == FIO_ENGINE_IO_URING ? 32768 : 65536;
+	if (o->iodepth > depth_max)
+		return finish_error(err, origin_of(origin, "iodepth"), "iodepth",
+				    "%u is more than %s takes (%u%s)", o->iodepth,
+				    fio_ioengine_name(o->ioengine), depth_max,
+				    o->ioengine == FIO_ENGINE_IO_URING ?
+				    ", IORING_MAX_ENTRIES: fio fails the job with EINVAL" :
+				    o->ioengine == FIO_ENGINE_LIBAIO ?
+				    ", fs.aio-max-nr: fio fails the job with EAGAIN" :
+				    ", storsim's limit");
 	if (o->time_based && !o->runtime) {
 		o->time_based = false;
 		fixup_warning(warnings, origin_of(origin, "time_based"), "time_based",
