@@ -12,6 +12,7 @@ libstorsim_a_SOURCES += \
 	sim/engine/params.c sim/engine/params.h \
 	sim/engine/stage.c sim/engine/stage.h \
 	sim/engine/io_trace.c sim/engine/io_trace.h \
+	sim/engine/io_timeline.c sim/engine/io_timeline.h \
 	sim/engine/stats.c sim/engine/stats.h
 
 # system/: the registry of models, profiles, the system builder, and the
@@ -28,7 +29,8 @@ libstorsim_a_SOURCES += \
 	sim/system/runner.c sim/system/runner.h \
 	sim/system/strategy.c sim/system/strategy.h \
 	sim/system/slurm.c sim/system/slurm.h \
-	sim/system/report.c sim/system/report.h
+	sim/system/report.c sim/system/report.h \
+	sim/system/timeline.c
 
 # report/: reports of result stores, and gnuplot's plots for them.
 libstorsim_a_SOURCES += \

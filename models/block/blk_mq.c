@@ -402,8 +402,12 @@ static void dispatch_list(struct xctx *x, struct request *head)
 		head = rq->next;
 		rq->next = NULL;
 		account_start(rq->q, rq);
-		if (blk_rq_traced(rq))
+		if (blk_rq_traced(rq)) {
 			blk_rq_stamp(rq, IOS_DISPATCH, xctx_clock(x));
+			for (const struct bio *b = rq->bio; b; b = b->next)
+				io_trace_queue(b->trace, rq->q->name,
+					       blk_hctx_index(rq->hctx));
+		}
 		/* bd->last: the last request of this queue in the batch. */
 		bool last = !head || head->hctx != rq->hctx;
 		rq->q->drv->queue_rq(x, rq->hctx, rq, last);

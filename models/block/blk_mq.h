@@ -298,6 +298,14 @@ static inline void blk_rq_stamp(const struct request *rq, enum io_stamp s,
 		io_trace_stamp_last(b->trace, s, at);
 }
 
+/* The same, taken on CPU cpu (the completion handler's). */
+static inline void blk_rq_stamp_cpu(const struct request *rq, enum io_stamp s,
+				    sim_time at, unsigned cpu)
+{
+	for (const struct bio *b = rq->bio; b; b = b->next)
+		io_trace_stamp_last_cpu(b->trace, s, at, cpu);
+}
+
 /* Whether any of rq's bios carries stamps: read the clock only then. */
 static inline bool blk_rq_traced(const struct request *rq)
 {

@@ -152,7 +152,7 @@ static void serve(struct loop_dev *lo, struct xctx *x, struct request *rq)
 	if (blk_rq_traced(rq)) {
 		sim_time now = xctx_clock(x);
 		blk_rq_stamp(rq, IOS_DEVICE_DONE, now);
-		blk_rq_stamp(rq, IOS_HANDLE, now);
+		blk_rq_stamp_cpu(rq, IOS_HANDLE, now, cpu_id(xctx_cpu(x)));
 	}
 	xctx_charge(x, st_complete, lo->cpu.complete);
 	blk_mq_complete_request(x, rq, BLK_STS_OK);

@@ -78,7 +78,7 @@ static stage_id st_queue_rq, st_complete;
 static void complete_rq(struct null_blk *n, struct xctx *x, struct request *rq)
 {
 	if (blk_rq_traced(rq))
-		blk_rq_stamp(rq, IOS_HANDLE, xctx_clock(x));
+		blk_rq_stamp_cpu(rq, IOS_HANDLE, xctx_clock(x), cpu_id(xctx_cpu(x)));
 	xctx_charge(x, st_complete, n->cpu.complete);
 	blk_mq_complete_request(x, rq, BLK_STS_OK);
 }

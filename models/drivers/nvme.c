@@ -470,7 +470,8 @@ static unsigned process_cq(struct nvme_drv *d, struct nvme_queue *nq,
 		struct request *rq = blk_hctx_request(nq->hctx, c.cid);
 		if (d->traced) {
 			blk_rq_stamp(rq, IOS_DEVICE_DONE, written);
-			blk_rq_stamp(rq, IOS_HANDLE, xctx_clock(x));
+			blk_rq_stamp_cpu(rq, IOS_HANDLE, xctx_clock(x),
+					 cpu_id(xctx_cpu(x)));
 		}
 		xctx_charge(x, st_cqe, d->p.cqe);
 		n++;

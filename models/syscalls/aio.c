@@ -109,7 +109,8 @@ static void aio_complete_rw(struct xctx *x, struct kiocb *iocb, long res)
 	}
 	xctx_charge(x, st_complete, c->p.complete);
 	if (iocb->trace)
-		io_trace_stamp(iocb->trace, IOS_COMPLETE, xctx_clock(x));
+		io_trace_stamp_cpu(iocb->trace, IOS_COMPLETE, xctx_clock(x),
+				   cpu_id(xctx_cpu(x)));
 	g_assert(c->tail - c->head < c->nr_events);
 	c->ring[c->tail++ % c->nr_events] = (struct aio_event){.data = k->data,
 								.res = res};
@@ -135,7 +136,8 @@ static void submit_from(struct aio_ctx *c, struct xctx *x)
 		const struct aio_iocb *a = &c->sub[c->next++];
 		struct aio_kiocb *k = sim_pool_get(&c->kiocbs);
 		if (a->trace)
-			io_trace_stamp(a->trace, IOS_SUBMIT, xctx_clock(x));
+			io_trace_stamp_cpu(a->trace, IOS_SUBMIT, xctx_clock(x),
+					   cpu_id(xctx_cpu(x)));
 		xctx_charge(x, st_submit, c->p.submit_iocb);
 		k->ctx = c;
 		k->data = a->data;

@@ -249,7 +249,8 @@ static void post_cqe(struct io_ring *r, struct xctx *x, struct io_req *req)
 {
 	xctx_charge(x, st_cqe_post, r->p.cqe_post);
 	if (req->trace)
-		io_trace_stamp(req->trace, IOS_COMPLETE, xctx_clock(x));
+		io_trace_stamp_cpu(req->trace, IOS_COMPLETE, xctx_clock(x),
+				   cpu_id(xctx_cpu(x)));
 	g_assert(r->cq_tail - r->cq_head < r->cfg.cq_entries);
 	r->cq[umod_fast(r->cq_tail++, r->cfg.cq_entries)] = (struct io_cqe){
 		.user_data = req->user_data, .res = req->res, .res2 = req->res2,
@@ -797,7 +798,8 @@ static void submit_one(struct io_ring *r, struct xctx *x, const struct io_sqe *s
 
 	req->trace = sqe->trace;
 	if (req->trace)
-		io_trace_stamp(req->trace, IOS_SUBMIT, xctx_clock(x));
+		io_trace_stamp_cpu(req->trace, IOS_SUBMIT, xctx_clock(x),
+				   cpu_id(xctx_cpu(x)));
 	xctx_charge(x, st_submit_sqe, r->p.submit_sqe);
 	req->user_data = sqe->user_data;
 	req->force_async = sqe->force_async;

@@ -45,11 +45,20 @@ enum io_stamp {
 struct io_trace {
 	sim_time t[IOS_NR];
 	uint32_t have;		/* bit s: t[s] is set */
+	/* For the timeline (io_timeline.h): the CPU a stamp was taken on,
+	 * where its taker says (the submission, the completion handler, the
+	 * posted completion), and the device queue the I/O went through. */
+	uint16_t cpu[IOS_NR];
+	uint16_t have_cpu;	/* bit s: cpu[s] is set */
+	uint16_t hwq;
+	const char *dev;	/* the block queue's name, or NULL */
 };
 
 static inline void io_trace_reset(struct io_trace *tr)
 {
 	tr->have = 0;
+	tr->have_cpu = 0;
+	tr->dev = NULL;
 }
 
 static inline void io_trace_stamp(struct io_trace *tr, enum io_stamp s,
@@ -61,6 +70,29 @@ static inline void io_trace_stamp(struct io_trace *tr, enum io_stamp s,
 	}
 }
 
+/* The same, taken on CPU cpu. */
+static inline void io_trace_stamp_cpu(struct io_trace *tr, enum io_stamp s,
+				      sim_time at, unsigned cpu)
+{
+	if (tr) {
+		tr->t[s] = at;
+		tr->cpu[s] = (uint16_t)cpu;
+		tr->have |= 1u << s;
+		tr->have_cpu |= (uint16_t)(1u << s);
+	}
+}
+
+/* The device (a block queue's name, which outlives the run) and its
+ * hardware queue that the I/O goes through. */
+static inline void io_trace_queue(struct io_trace *tr, const char *dev,
+				  unsigned hwq)
+{
+	if (tr) {
+		tr->dev = dev;
+		tr->hwq = (uint16_t)hwq;
+	}
+}
+
 /* A point every request of the I/O must pass (blk-mq and below): it has
  * passed it when its last request has, so the latest stamp stays. */
 static inline void io_trace_stamp_last(struct io_trace *tr, enum io_stamp s,
@@ -69,6 +101,18 @@ static inline void io_trace_stamp_last(struct io_trace *tr, enum io_stamp s,
 	if (tr && (!(tr->have & (1u << s)) || at > tr->t[s])) {
 		tr->t[s] = at;
 		tr->have |= 1u << s;
+	}
+}
+
+/* io_trace_stamp_last, taken on CPU cpu. */
+static inline void io_trace_stamp_last_cpu(struct io_trace *tr, enum io_stamp s,
+					   sim_time at, unsigned cpu)
+{
+	if (tr && (!(tr->have & (1u << s)) || at > tr->t[s])) {
+		tr->t[s] = at;
+		tr->cpu[s] = (uint16_t)cpu;
+		tr->have |= 1u << s;
+		tr->have_cpu |= (uint16_t)(1u << s);
 	}
 }
 

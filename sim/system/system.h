@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "registry.h"
+#include "engine/io_timeline.h"
 #include "engine/sim.h"
 
 struct system_config {
@@ -82,6 +83,7 @@ struct system {
 	struct system_device *power_loss_dev;
 	sim_time power_loss_at;	/* 0: none, or by command count */
 	char *timeline_file;	/* --timeline */
+	struct io_timeline *iotl;	/* its I/Os' spans */
 };
 
 /* How a job opens a file, and how it is laid out if it does not exist. */

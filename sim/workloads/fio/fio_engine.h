@@ -112,8 +112,11 @@ struct fio_thread {
 	unsigned index;		/* among all threads, fio's job number */
 	char name[80];
 	struct task *task;
-	bool trace_layers;	/* fio_run_trace_layers */
+	bool trace_layers;	/* stamps collected: fio_run_trace_layers, --timeline */
+	bool report_layers;	/* fio_run_trace_layers: in the output too */
 	bool layer_tails;	/* ... with each layer's percentiles */
+	struct io_timeline *iotl;	/* --timeline: its I/Os' spans, or NULL */
+	unsigned iotl_job;
 	const struct fio_engine_ops *eng;
 	void *eng_data;
 	uint32_t page_size;

@@ -202,7 +202,8 @@ static void sync_rw_done(struct xctx *x, struct kiocb *k, void *arg)
 	struct sync_data *sd = arg;
 
 	if (k->trace)
-		io_trace_stamp(k->trace, IOS_COMPLETE, xctx_clock(x));
+		io_trace_stamp_cpu(k->trace, IOS_COMPLETE, xctx_clock(x),
+				   cpu_id(xctx_cpu(x)));
 	fio_io_done(sd->td, sd->u, k->res);
 	fio_reaped(sd->td, 1);
 	fio_resume(sd->td);
@@ -272,7 +273,8 @@ static void sync_queue(struct fio_thread *td, struct fio_io_u *u)
 			    td->eng == &fio_vsync_engine ? 2 : 1;
 	xctx_syscall(x, syscalls);
 	if (td->trace_layers)
-		io_trace_stamp(&u->trace, IOS_SUBMIT, xctx_clock(x));
+		io_trace_stamp_cpu(&u->trace, IOS_SUBMIT, xctx_clock(x),
+				   cpu_id(xctx_cpu(x)));
 	u->kiocb = (struct kiocb){
 		.file = f,
 		.pos = u->offset,

@@ -966,6 +966,19 @@ void fio_reaped(struct fio_thread *td, unsigned nr)
 		stats_add_reap(td->stats, sim_now(td->comp.sim), nr);
 }
 
+/* The I/O's span on the timeline. */
+static void fio_timeline_io(struct fio_thread *td, const struct fio_io_u *u,
+			    sim_time now)
+{
+	struct io_span s = {
+		.start = u->start_time, .end = now, .tr = u->trace,
+		.offset = u->offset, .size = u->len, .job = (uint16_t)td->iotl_job,
+		.dir = u->ddir == FIO_DDIR_WRITE ? IO_SPAN_WRITE :
+		       u->ddir == FIO_DDIR_TRIM ? IO_SPAN_TRIM : IO_SPAN_READ,
+	};
+	io_timeline_add(td->iotl, &s);
+}
+
 void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 {
 	struct xctx *x = task_xctx(td->task);
@@ -1018,9 +1031,12 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 				     (uint64_t)res, in_queue ? STATS_NO_SLAT :
 				     u->issue_time - u->start_time,
 				     now - u->issue_time, now - u->start_time);
-			if (td->trace_layers)
+			if (td->trace_layers) {
 				stats_add_layers(td->stats, (enum stats_ddir)u->ddir,
 						 u->start_time, &u->trace, now);
+				if (td->iotl)
+					fio_timeline_io(td, u, now);
+			}
 			/* one test on the hot path for both options */
 			if (__builtin_expect(td->lat_watch, 0)) {
 				fio_check_max_latency(td, u, now - u->start_time);

@@ -250,7 +250,8 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		sync_in_thread(td, u);
 		return;
 	}
-	io_trace_reset(&u->trace);
+	if (td->trace_layers)
+		io_trace_reset(&u->trace);
 	td->eng->queue(td, u);
 	if (td->eng->sync)
 		return;	/* the engine resumes the loop */

@@ -84,7 +84,8 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 	oj->latency_window = o->latency_window / SIM_USEC;
 	oj->latency_percentile = o->latency_percentile;
 	oj->stats = st;
-	if (td->trace_layers)
+	/* Asked for, not only collected for the timeline. */
+	if (td->report_layers)
 		layers_output(r, oj, st);
 }
 
@@ -148,6 +149,7 @@ void fio_run_trace_layers(struct fio_run *r, bool percentiles)
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
 		td->trace_layers = true;
+		td->report_layers = true;
 		td->layer_tails = percentiles;
 		if (percentiles)
 			stats_keep_layer_tails(td->stats);

@@ -286,6 +286,13 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 		}
 	}
 	r->nphases = phase + 1;
+	/* --timeline: every I/O's span, from the stamps layers collect. */
+	for (unsigned i = 0; sys->iotl && i < r->threads->len; i++) {
+		struct fio_thread *td = r->threads->pdata[i];
+		td->iotl = sys->iotl;
+		td->iotl_job = io_timeline_job(sys->iotl, td->name);
+		td->trace_layers = true;
+	}
 	return r;
 }
 

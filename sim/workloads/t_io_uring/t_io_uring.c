@@ -64,6 +64,9 @@ struct submitter {
 	struct io_trace *traces;
 	sim_time *started;
 	unsigned *free_slots, nfree;
+	/* --timeline: the I/Os' offsets, per slot, and the job's index */
+	uint64_t *offsets;
+	unsigned iotl_job;
 };
 
 struct t_io_uring {
@@ -165,6 +168,7 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 			unsigned slot = s->free_slots[--s->nfree];
 			io_trace_reset(&s->traces[slot]);
 			s->started[slot] = now;
+			s->offsets[slot] = sqe.off;
 			sqe.trace = &s->traces[slot];
 			sqe.user_data = (void *)(uintptr_t)(slot * MAX_FDS + fi);
 		}
@@ -172,6 +176,17 @@ static unsigned prep_more(struct submitter *s, struct xctx *x, unsigned n)
 	}
 	xctx_charge(x, st_prep, s->t->p.prep * n);
 	return n;
+}
+
+/* The I/O's span on the timeline: t/io_uring reads. */
+static void timeline_io(struct submitter *s, unsigned slot, sim_time now)
+{
+	struct io_span sp = {
+		.start = s->started[slot], .end = now, .tr = s->traces[slot],
+		.offset = s->offsets[slot], .size = s->t->o.bs, .dir = IO_SPAN_READ,
+		.job = (uint16_t)s->iotl_job,
+	};
+	io_timeline_add(s->t->sys->iotl, &sp);
 }
 
 static unsigned reap(struct submitter *s, struct xctx *x)
@@ -188,6 +203,8 @@ static unsigned reap(struct submitter *s, struct xctx *x)
 			unsigned slot = (unsigned)(ud / MAX_FDS);
 			io_layers_add(&s->t->layers, s->started[slot],
 				      &s->traces[slot], now);
+			if (s->t->sys->iotl)
+				timeline_io(s, slot, now);
 			s->free_slots[s->nfree++] = slot;
 		}
 		n++;
@@ -429,6 +446,9 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 		s->ring = io_ring_new(sys->host, s->task, &sys->sp.io_uring,
 				      &sys->sp.io_wq, &sys->kf, &rc);
 	}
+	/* --timeline: every I/O's span, from the stamps layers collect. */
+	if (sys->iotl)
+		t_io_uring_trace_layers(t);
 	return t;
 }
 
@@ -473,14 +493,19 @@ void t_io_uring_result(const struct t_io_uring *t, struct t_io_uring_result *r)
 
 void t_io_uring_trace_layers(struct t_io_uring *t)
 {
+	if (t->trace_layers)
+		return;
 	t->trace_layers = true;
 	for (unsigned i = 0; i < t->nsubs; i++) {
 		struct submitter *s = &t->subs[i];
 		s->traces = g_new(struct io_trace, t->o.depth);
 		s->started = g_new(sim_time, t->o.depth);
 		s->free_slots = g_new(unsigned, t->o.depth);
+		s->offsets = g_new(uint64_t, t->o.depth);
 		for (s->nfree = 0; s->nfree < t->o.depth; s->nfree++)
 			s->free_slots[s->nfree] = t->o.depth - 1 - s->nfree;
+		if (t->sys->iotl)
+			s->iotl_job = io_timeline_job(t->sys->iotl, s->name);
 	}
 }
 
@@ -498,6 +523,7 @@ void t_io_uring_free(struct t_io_uring *t)
 		g_free(t->subs[i].traces);
 		g_free(t->subs[i].started);
 		g_free(t->subs[i].free_slots);
+		g_free(t->subs[i].offsets);
 	}
 	g_free(t->subs);
 	g_free(t);
