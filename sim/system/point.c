@@ -359,12 +359,14 @@ json_object *point_failed_doc(const char *reason)
 	return status_doc(POINT_FAILED, reason);
 }
 
-/* The strings of a, borrowed, NULL-terminated. */
+/* The strings of a, borrowed, NULL-terminated. An empty GPtrArray has
+ * no pdata at all, and memcpy from NULL is undefined even for 0 bytes. */
 static char **strv(const GPtrArray *a)
 {
 	char **v = g_new0(char *, a->len + 1);
 
-	memcpy(v, a->pdata, a->len * sizeof(char *));
+	if (a->len)
+		memcpy(v, a->pdata, a->len * sizeof(char *));
 	return v;
 }
 
