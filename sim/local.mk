@@ -80,7 +80,7 @@ endif
 
 # cli/: the commands; main() alone is outside the library.
 libstorsim_a_SOURCES += \
-	sim/cli/commands.h \
+	sim/cli/commands.h sim/cli/cli.c sim/cli/cli.h \
 	sim/cli/cmd_run.c sim/cli/cmd_uring_bench.c sim/cli/cmd_params.c \
 	sim/cli/cmd_reproduce.c sim/cli/cmd_report.c sim/cli/cmd_sweep.c sim/cli/cmd_trace.c \
 	sim/cli/cmd_calibrate.c

@@ -452,3 +452,9 @@ check_PROGRAMS += tests/unit/test-profile-inherits
 tests_unit_test_profile_inherits_SOURCES = tests/unit/test-profile-inherits.c
 tests_unit_test_profile_inherits_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-profile-inherits
+
+# the command line as people expect it: help, usage lines, suggestions
+TESTS += tests/cli-did-you-mean.sh tests/cli-help-command.sh tests/cli-usage-lines.sh \
+	tests/cli-version-in-help.sh
+EXTRA_DIST += tests/cli-did-you-mean.sh tests/cli-help-command.sh tests/cli-usage-lines.sh \
+	tests/cli-version-in-help.sh

@@ -22,6 +22,7 @@
 #include "session.h"
 #include "simulate.h"
 #include "validate_real.h"
+#include "cli/cli.h"
 
 #define BACKING_MB 1024
 #define REGION_MB 512
@@ -198,7 +199,7 @@ int validate_real_main(int argc, char **argv)
 		"missed: median |error| above 10% or 90th percentile above 25%,\n"
 		"of IOPS or of CPU time per I/O.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	if (!cli_parse(ctx, &argc, &argv, &err))
 		goto out;
 	if (argc != 1) {
 		storsim_input_error(&err, "command line", 0, argv[1],

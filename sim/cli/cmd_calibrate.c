@@ -17,6 +17,7 @@
 #include "calibrate/session.h"
 #include "commands.h"
 #include "engine/util.h"
+#include "cli.h"
 
 #define BACKING_MB 1024
 /* The split of costs inside each group the fit starts from: a Linux 6.x
@@ -313,7 +314,7 @@ int cmd_calibrate(int argc, char **argv)
 		"Use them with STORSIM_PROFILE_PATH=DIR storsim run --host=NAME ...;\n"
 		"check them with storsim validate real --profiles=DIR --name=NAME.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	if (!cli_parse(ctx, &argc, &argv, &err))
 		goto out;
 	if (argc != 1) {
 		storsim_input_error(&err, "command line", 0, argv[1],

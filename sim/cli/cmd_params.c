@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "system/registry.h"
+#include "cli.h"
 
 static void print_text(const struct model_info *m)
 {
@@ -30,7 +31,7 @@ int cmd_params(int argc, char **argv)
 		"List the models and their parameters: name, unit, default and\n"
 		"meaning, as host, device and file-system profiles set them.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+	if (!cli_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "storsim params: %s\n", err->message);
 		return 1;
 	}

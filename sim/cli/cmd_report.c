@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "engine/util.h"
 #include "report/results_report.h"
+#include "cli.h"
 
 int cmd_report(int argc, char **argv)
 {
@@ -29,7 +30,7 @@ int cmd_report(int argc, char **argv)
 		"per I/O by stage, latency by layer; for a reproduction, the\n"
 		"published values beside the simulated ones.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	if (!cli_parse(ctx, &argc, &argv, &err))
 		goto fail;
 	if (argc < 2) {
 		storsim_input_error(&err, "command line", 0, "STORE",

@@ -19,6 +19,7 @@
 #include "system/runner.h"
 #include "system/store.h"
 #include "system/workload.h"
+#include "cli.h"
 
 struct cell {
 	bool present;		/* the row has a published number here */
@@ -910,7 +911,7 @@ int cmd_reproduce(int argc, char **argv)
 	g_auto(GStrv) args = runner_split_jobs(&argc, argv);
 	g_autofree char **pargs = g_memdup2(args, sizeof(char *) * ((gsize)argc + 1));
 	argv = pargs;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+	if (!cli_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "storsim reproduce: %s\n", err->message);
 		return 1;
 	}

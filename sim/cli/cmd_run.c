@@ -8,11 +8,13 @@
 #include "commands.h"
 #include "workloads/fio/fio.h"
 #include "workloads/fio/jobfile.h"
+#include "workloads/fio/options.h"
 #include "workloads/fio/output.h"
 #include "engine/progress.h"
 #include "system/report.h"
 #include "system/system.h"
 #include "engine/util.h"
+#include "cli.h"
 
 struct run_opts {
 	char *format;
@@ -212,6 +214,29 @@ out:
 	return ret;
 }
 
+/*
+ * What GOption left of arg ("--NAME[=VALUE]") is a fio option, unless
+ * NAME is none and one of run's own options is nearer than any of fio's
+ * ("--hots" is --host, not fio's https): then false, with the suggestion.
+ */
+static bool own_option_misspelt(GOptionContext *ctx, const char *arg, GError **err)
+{
+	g_autofree char *name = g_strndup(arg + 2, strcspn(arg + 2, "="));
+
+	if (fio_option_find(name))
+		return true;
+	g_autofree char *help = g_option_context_get_help(ctx, FALSE, NULL);
+	g_autofree char *own = cli_nearest_option(help, arg);
+	const char *fio = fio_option_closest(name);
+	if (!own || (fio && storsim_edit_distance(name, fio, SIZE_MAX - 1) <
+			    storsim_edit_distance(name, own + 2, SIZE_MAX - 1)))
+		return true;
+	g_autofree char *given = g_strndup(arg, strcspn(arg, "="));
+	storsim_input_error(err, "command line", 0, given,
+			    "unknown option; did you mean '%s'?", own);
+	return false;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts ro = {0};
@@ -251,7 +276,7 @@ int cmd_run(int argc, char **argv)
 	g_option_context_set_ignore_unknown_options(ctx, TRUE);
 	system_config_init(&cfg);
 	system_config_add_options(&cfg, ctx);
-	if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
+	if (!cli_parse(ctx, &argc, &argv, &err)) {
 		fprintf(stderr, "storsim run: %s\n", err->message);
 		system_config_clear(&cfg);
 		return 1;
@@ -259,6 +284,11 @@ int cmd_run(int argc, char **argv)
 	g_autoptr(GPtrArray) files = g_ptr_array_new();
 	g_autoptr(GPtrArray) fio_opts = g_ptr_array_new();
 	for (int i = 1; i < argc; i++) {
+		if (g_str_has_prefix(argv[i], "--") && !own_option_misspelt(ctx, argv[i], &err)) {
+			fprintf(stderr, "storsim run: %s\n", err->message);
+			system_config_clear(&cfg);
+			return 1;
+		}
 		if (g_str_has_prefix(argv[i], "--"))
 			g_ptr_array_add(fio_opts, argv[i]);
 		else if (strcmp(argv[i], "-") == 0 || argv[i][0] != '-')

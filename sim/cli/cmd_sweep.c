@@ -26,6 +26,7 @@
 #include "system/strategy.h"
 #include "workloads/fio/jobfile.h"
 #include "workloads/fio/output.h"
+#include "cli.h"
 
 enum vary_kind { VARY_ENV, VARY_KERNEL, VARY_SET, VARY_FIO, VARY_STRATEGY };
 
@@ -946,7 +947,7 @@ int cmd_sweep(int argc, char **argv)
 	s.argv = runner_split_jobs(&argc, argv);
 	s.parse_argv = g_memdup2(s.argv, sizeof(char *) * ((gsize)argc + 1));
 	argv = s.parse_argv;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	if (!cli_parse(ctx, &argc, &argv, &err))
 		return finish(&s, err);
 	if (argc != 2) {
 		storsim_input_error(&err, "command line", 0, "JOBFILE",
@@ -1018,7 +1019,7 @@ int cmd_compare(int argc, char **argv)
 	s.argv = runner_split_jobs(&argc, argv);
 	s.parse_argv = g_memdup2(s.argv, sizeof(char *) * ((gsize)argc + 1));
 	argv = s.parse_argv;
-	if (!g_option_context_parse(ctx, &argc, &argv, &err))
+	if (!cli_parse(ctx, &argc, &argv, &err))
 		return finish(&s, err);
 	s.strategies = strategies_load(files, &s.cfg, &err);
 	if (!s.strategies)

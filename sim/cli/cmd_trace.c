@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "trace/trace.h"
 #include "engine/util.h"
@@ -102,9 +103,7 @@ static bool parse_args(const char *args, const char *summary,
 	GOptionGroup *main = g_option_group_new(NULL, NULL, NULL, data, NULL);
 	g_autoptr(GError) err = NULL;
 	g_autofree GOptionEntry *re = read_entries(ra);
-	g_autofree char *self = g_strdup_printf("trace %s", (*argv)[0]);
-	char *name = (*argv)[0];
-	bool parsed;
+	const char *self = g_get_prgname();
 
 	g_option_context_set_summary(ctx, summary);
 	if (own)
@@ -113,19 +112,14 @@ static bool parse_args(const char *args, const char *summary,
 	if (extra)
 		g_option_group_add_entries(main, extra);
 	g_option_context_set_main_group(ctx, main);
-	/* "Usage: trace info [OPTION...] FILE" in --help */
-	(*argv)[0] = self;
-	parsed = g_option_context_parse(ctx, argc, argv, &err);
-	(*argv)[0] = name;
-	if (!parsed) {
-		fprintf(stderr, "storsim %s: %s\n", self, err->message);
+	if (!cli_parse(ctx, argc, argv, &err)) {
+		fprintf(stderr, "%s: %s\n", self, err->message);
 		*status = 1;
 		return false;
 	}
 	if (*argc - 1 != nargs) {
-		fprintf(stderr, "storsim %s: command line: expected %s\n"
-			"Run 'storsim %s --help' for the options.\n", self, args,
-			self);
+		fprintf(stderr, "%s: command line: expected %s\n"
+			"Run '%s --help' for the options.\n", self, args, self);
 		*status = 1;
 		return false;
 	}
@@ -215,7 +209,7 @@ static bool summarize(struct trace_reader *r, struct info *in, GError **err)
 	return got == 0;
 }
 
-static int cmd_info(int argc, char **argv)
+int cmd_trace_info(int argc, char **argv)
 {
 	struct read_args ra = { 0 };
 	struct trace_reader *r = NULL;
@@ -340,7 +334,7 @@ static bool convert(struct trace_reader *r, struct iolog_writer *w,
 	return got == 0;
 }
 
-static int cmd_convert(int argc, char **argv)
+int cmd_trace_convert(int argc, char **argv)
 {
 	struct read_args ra = { 0 };
 	struct replay_args rp = { 0 };
@@ -381,35 +375,4 @@ out:
 	read_args_clear(&ra);
 	g_free(rp.redirect);
 	return status;
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: storsim trace SUBCOMMAND [OPTIONS] ARGS\n\n"
-		"Read block traces: fio iolog v2/v3, blktrace binaries, blkparse\n"
-		"text, MSR Cambridge CSV, SPC CSV, DiskSim/MQSim ASCII.\n\n"
-		"Subcommands:\n"
-		"  info FILE          format, records, files, ops, bytes, time, sizes\n"
-		"  convert IN OUT     write IN as a fio iolog v3, replay options applied\n\n"
-		"Run 'storsim trace SUBCOMMAND --help' for its options.\n");
-}
-
-int cmd_trace(int argc, char **argv)
-{
-	if (argc < 2) {
-		usage(stderr);
-		return 1;
-	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
-		usage(stdout);
-		return 0;
-	}
-	if (!strcmp(argv[1], "info"))
-		return cmd_info(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "convert"))
-		return cmd_convert(argc - 1, argv + 1);
-	fprintf(stderr, "storsim trace: unknown subcommand '%s'\n\n", argv[1]);
-	usage(stderr);
-	return 1;
 }

@@ -10,6 +10,7 @@ int cmd_report(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
-int cmd_trace(int argc, char **argv);
+int cmd_trace_info(int argc, char **argv);
+int cmd_trace_convert(int argc, char **argv);
 
 #endif

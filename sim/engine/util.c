@@ -101,6 +101,67 @@ gboolean storsim_write_in_place(const char *path)
 	return !S_ISREG(st.st_mode);
 }
 
+/*
+ * Levenshtein distance, for "did you mean"; anything above bound is
+ * reported as bound + 1, which lets a hopeless candidate stop early.
+ */
+size_t storsim_edit_distance(const char *a, const char *b, size_t bound)
+{
+	size_t lb = strlen(b);
+	g_autofree size_t *row = g_new(size_t, lb + 1);
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; a[i - 1]; i++) {
+		size_t diag = row[0], least;
+
+		least = row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+
+			row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1),
+				     diag + (a[i - 1] != b[j - 1]));
+			diag = up;
+			least = MIN(least, row[j]);
+		}
+		if (least > bound)
+			return bound + 1;
+	}
+	return MIN(row[lb], bound + 1);
+}
+
+/*
+ * fio's rule for a suggestion (string_distance_ok()): at most half the
+ * name's length apart. The first of the nearest wins, so that the order of
+ * names decides ties.
+ */
+const char *storsim_closest(const char *name, const char *const *names, size_t n)
+{
+	size_t len = strlen(name), limit = (len + 1) / 2;
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+
+	/* no name is near this long; spare the quadratic work */
+	if (len > 64)
+		return NULL;
+	for (size_t i = 0; i < n && best_d; i++) {
+		size_t clen, d;
+
+		if (!names[i])
+			continue;
+		clen = strlen(names[i]);
+		/* the distance is at least the difference in length */
+		if ((clen > len ? clen - len : len - clen) > limit)
+			continue;
+		d = storsim_edit_distance(name, names[i], best_d <= limit ? best_d - 1 : limit);
+		if (d < best_d) {
+			best_d = d;
+			best = names[i];
+		}
+	}
+	return best && best_d <= limit ? best : NULL;
+}
+
 int storsim_strptr_cmp(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

@@ -48,6 +48,14 @@ void storsim_unsupported_error(GError **err, const char *file, int line,
 			       const char *option, const char *fmt, ...)
 	G_GNUC_PRINTF(5, 6);
 
+/* The Levenshtein distance of a and b, or bound + 1 for anything above
+ * bound (a hopeless candidate stops early). */
+size_t storsim_edit_distance(const char *a, const char *b, size_t bound);
+
+/* Of the n names (NULL ones skipped), the one nearest to name when near
+ * enough to suggest ("did you mean"), or NULL. */
+const char *storsim_closest(const char *name, const char *const *names, size_t n);
+
 /* Order an array of strings (g_ptr_array_sort hands the comparison
  * pointers to the elements, not the elements). */
 int storsim_strptr_cmp(gconstpointer a, gconstpointer b);

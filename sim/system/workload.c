@@ -8,6 +8,7 @@
 #include "engine/util.h"
 #include "report.h"
 #include "workload.h"
+#include "cli/cli.h"
 
 void run_metrics_clear(struct run_metrics *m)
 {
@@ -193,17 +194,17 @@ bool uring_bench_parse(int *argc, char ***argv, struct t_io_uring_opts *o,
 		{"passthrough", 'u', 0, G_OPTION_ARG_INT, &u,
 		 "NVMe passthrough: io_uring commands on /dev/ngXnY (0)", "0|1"},
 		{G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, files, NULL,
-		 "FILE..."},
+		 "[--] FILE..."},
 		{NULL},
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("[--] FILE...");
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
 
 	g_option_context_set_summary(ctx,
 		"Run fio's t/io_uring benchmark on the simulated system and print\n"
 		"its output lines. Options take t/io_uring's letters.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	system_config_add_options(cfg, ctx);
-	if (!g_option_context_parse(ctx, &sargc, &sargv, err))
+	if (!cli_parse(ctx, &sargc, &sargv, err))
 		return false;
 	if (d <= 0 || s < 0 || c < 0 || b <= 0 || n <= 0 || r < 0) {
 		storsim_input_error(err, "command line", 0,

@@ -22,6 +22,7 @@
 #include "guest.h"
 #include "workloads/fio/output.h"
 #include "engine/util.h"
+#include "cli/cli.h"
 
 #define MARK_BEGIN "STORSIM-FIO-BEGIN "
 #define MARK_END "STORSIM-FIO-END "
@@ -780,13 +781,8 @@ static int fail(const char *cmd, GError *err)
 
 static bool parse_options(GOptionContext *ctx, int *argc, char ***argv, GError **err)
 {
-	GError *e = NULL;
-
-	if (!g_option_context_parse(ctx, argc, argv, &e)) {
-		storsim_input_error(err, NULL, 0, NULL, "%s", e->message);
-		g_error_free(e);
+	if (!cli_parse(ctx, argc, argv, err))
 		return false;
-	}
 	if (*argc > 1) {
 		storsim_input_error(err, NULL, 0, NULL, "unexpected argument '%s'", (*argv)[1]);
 		return false;
@@ -850,7 +846,7 @@ static bool run_opts_check(struct guest_run_opts *o, int timeout, int vcpus, GEr
 	return true;
 }
 
-static int guest_cmd_run(int argc, char **argv)
+int guest_run_main(int argc, char **argv)
 {
 	g_autofree char *kernel = NULL, *initrd = NULL, *disk = NULL, *serial = NULL, *root = NULL;
 	struct guest_run_opts o = { 0 };
@@ -869,10 +865,12 @@ static int guest_cmd_run(int argc, char **argv)
 		  "embedded libvirt driver's root (TMPDIR/storsim-embed)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- boot the check-guest VM through libvirt");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("");
 	GError *err = NULL;
 	bool ok;
 
+	g_option_context_set_summary(ctx, "Boot the check-guest VM through libvirt's embedded QEMU driver\n"
+				     "and print its console (docs/guest.md).");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!parse_options(ctx, &argc, &argv, &err) ||
 	    !(o.kernel = need_file(kernel, "--kernel", &err)) ||
@@ -911,7 +909,7 @@ static bool write_doc(const char *dir, const struct guest_doc *d, GError **err)
 	return g_file_set_contents(path, d->text, -1, err);
 }
 
-static int guest_cmd_extract(int argc, char **argv)
+int guest_extract_main(int argc, char **argv)
 {
 	g_autofree char *log_name = NULL, *expect_spec = NULL, *outdir = NULL, *log = NULL;
 	g_autoptr(GArray) expect = NULL;
@@ -923,10 +921,11 @@ static int guest_cmd_extract(int argc, char **argv)
 		{ "outdir", 0, 0, G_OPTION_ARG_FILENAME, &outdir, "write JOB-qdN.json here", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL }
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- fio JSON documents from a console log");
+	g_autoptr(GOptionContext) ctx = g_option_context_new("");
 	GError *err = NULL;
 	guint problems;
 
+	g_option_context_set_summary(ctx, "Take the fio JSON documents out of the guest's console log.");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!parse_options(ctx, &argc, &argv, &err))
 		return fail("extract", err);
@@ -990,13 +989,35 @@ static bool add_path(GPtrArray *results, const char *path, GError **err)
 	       guest_results_add(results, text, path, err);
 }
 
-static const char compare_usage[] =
-	"Usage: storsim guest compare --guest FILE|DIR... --sim FILE|DIR... [--json OUT]\n"
-	"Set two sets of fio JSON results side by side, keyed by job name, iodepth and\n"
-	"direction: IOPS, mean and p99 completion latency, and (sim - guest) / guest.\n"
-	"A directory stands for its *.json files. Fails when a key is on one side only.\n";
+/*
+ * compare's options. GOption prints their help, but the loop in
+ * guest_compare_main() reads them: the files after --guest and --sim are
+ * that side's, in order, which GOption would not keep.
+ */
+static const GOptionEntry compare_entries[] = {
+	{ "guest", 0, 0, G_OPTION_ARG_NONE, NULL,
+	  "The files and directories that follow are the guest's fio results", NULL },
+	{ "sim", 0, 0, G_OPTION_ARG_NONE, NULL,
+	  "The files and directories that follow are storsim's", NULL },
+	{ "json", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+	  "Also write the rows as JSON to OUT", "OUT" },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL }
+};
 
-static int guest_cmd_compare(int argc, char **argv)
+static char *compare_help(void)
+{
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("--guest FILE|DIR... --sim FILE|DIR...");
+
+	g_option_context_set_summary(ctx,
+		"Set two sets of fio JSON results side by side, keyed by job name, iodepth and\n"
+		"direction: IOPS, mean and p99 completion latency, and (sim - guest) / guest.\n"
+		"A directory stands for its *.json files. Fails when a key is on one side only.");
+	g_option_context_add_main_entries(ctx, compare_entries, NULL);
+	return g_option_context_get_help(ctx, TRUE, NULL);
+}
+
+int guest_compare_main(int argc, char **argv)
 {
 	g_autoptr(GPtrArray) guest = guest_results_new();
 	g_autoptr(GPtrArray) sim = guest_results_new();
@@ -1020,11 +1041,17 @@ static int guest_cmd_compare(int argc, char **argv)
 				return fail("compare", err);
 			}
 			json_out = argv[i];
-		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-			fputs(compare_usage, stdout);
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ||
+			   strcmp(a, "--help-all") == 0) {
+			g_autofree char *help = compare_help();
+			fputs(help, stdout);
 			return 0;
 		} else if (a[0] == '-') {
-			storsim_input_error(&err, NULL, 0, a, "unknown option");
+			g_autofree char *help = compare_help();
+			g_autofree char *near = cli_nearest_option(help, a);
+			storsim_input_error(&err, "command line", 0, a, "unknown option%s%s%s",
+					    near ? "; did you mean '" : "", near ? near : "",
+					    near ? "'?" : "");
 			return fail("compare", err);
 		} else if (!side) {
 			storsim_input_error(&err, NULL, 0, NULL,
@@ -1062,30 +1089,4 @@ static int guest_cmd_compare(int argc, char **argv)
 		return 1;
 	}
 	return 0;
-}
-
-static const char guest_usage[] =
-	"Usage: storsim guest COMMAND [OPTIONS]   (COMMAND --help for its options)\n"
-	"  run      boot the check-guest VM through libvirt's embedded QEMU driver\n"
-	"  extract  take the fio JSON documents out of the guest's console log\n"
-	"  compare  set the guest's fio results beside storsim's\n";
-
-int guest_main(int argc, char **argv)
-{
-	if (argc < 2) {
-		fputs(guest_usage, stderr);
-		return 1;
-	}
-	if (strcmp(argv[1], "run") == 0)
-		return guest_cmd_run(argc - 1, argv + 1);
-	if (strcmp(argv[1], "extract") == 0)
-		return guest_cmd_extract(argc - 1, argv + 1);
-	if (strcmp(argv[1], "compare") == 0)
-		return guest_cmd_compare(argc - 1, argv + 1);
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(guest_usage, stdout);
-		return 0;
-	}
-	fprintf(stderr, "storsim guest: unknown command '%s'\n%s", argv[1], guest_usage);
-	return 1;
 }

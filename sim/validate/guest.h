@@ -11,7 +11,7 @@
  *   - the comparison of two sets of fio JSON results keyed by job name,
  *     iodepth and direction;
  *   - the launcher (guest_run), built only when configure found libvirt.
- * guest_main() is `storsim guest run|extract|compare`.
+ * guest_run_main() and the others are `storsim guest run|extract|compare`.
  */
 #ifndef STORSIM_GUEST_H
 #define STORSIM_GUEST_H
@@ -132,7 +132,9 @@ char *guest_domain_xml(const struct guest_run_opts *o);
  */
 bool guest_run(const struct guest_run_opts *o, GError **err);
 
-/* storsim guest run|extract|compare ...; argv[0] is the command's name. */
-int guest_main(int argc, char **argv);
+/* storsim guest run, extract and compare; argv[0] is the command's name. */
+int guest_run_main(int argc, char **argv);
+int guest_extract_main(int argc, char **argv);
+int guest_compare_main(int argc, char **argv);
 
 #endif

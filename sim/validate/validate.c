@@ -25,6 +25,7 @@
 #include "engine/util.h"
 #include "validate.h"
 #include "calibrate/validate_real.h"
+#include "cli/cli.h"
 
 #define TRY(x) do { if (!(x)) return false; } while (0)
 
@@ -135,7 +136,7 @@ struct vconfig {
 };
 
 struct vopts {
-	const char *qemu;
+	char *qemu;
 	unsigned timeout_ms;
 	bool keep_temp, json;
 };
@@ -843,64 +844,62 @@ static void print_json(GArray *results)
 	json_object_put(a);
 }
 
-static const char usage[] =
-	"Usage: storsim validate qemu [OPTIONS]\n\n"
-	"Run the NVMe command suite against QEMU's emulated NVMe and storsim's\n"
-	"device model (profile qemu-nvme) and compare them check by check.\n\n"
-	"  --output-format=normal|json  table, or a JSON array (default normal)\n"
-	"  --qemu=PATH                  qemu-system-x86_64 to run (default: PATH)\n"
-	"  --timeout=SECONDS            limit of each wait on QEMU (default 10)\n"
-	"  --keep-temp                  keep QEMU's temporary directory\n\n"
-	"Exit status: 0 when every check agrees or differs in a known way, 1 on\n"
-	"a DIFFERENT check, bad options, or a QEMU that cannot be driven.\n";
-
-static bool wants_help(int argc, char **argv)
+/* The command line of validate qemu, parsed by cli_parse(). */
+static bool parse_options(int *argc, char ***argv, struct vopts *o, GError **err)
 {
-	for (int i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return true;
-	return false;
-}
+	g_autofree char *format = NULL, *qemu = NULL, *timeout = NULL;
+	gboolean keep_temp = FALSE;
+	const GOptionEntry entries[] = {
+		{"output-format", 0, 0, G_OPTION_ARG_STRING, &format,
+		 "A table (normal, the default) or a JSON array (json)",
+		 "normal|json"},
+		{"qemu", 0, 0, G_OPTION_ARG_FILENAME, &qemu,
+		 "The qemu-system-x86_64 to run (default: the one in PATH)", "PATH"},
+		{"timeout", 0, 0, G_OPTION_ARG_STRING, &timeout,
+		 "Limit of each wait on QEMU (default 10)", "SECONDS"},
+		{"keep-temp", 0, 0, G_OPTION_ARG_NONE, &keep_temp,
+		 "Keep QEMU's temporary directory and print where it is", NULL},
+		{NULL},
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("");
 
-static bool parse_options(int argc, char **argv, struct vopts *o, GError **err)
-{
-	if (argc < 2 || strcmp(argv[1], "qemu") != 0) {
-		storsim_input_error(err, NULL, 0, "validate",
-				    "expected 'storsim validate qemu [options]'");
+	g_option_context_set_summary(ctx,
+		"Run the NVMe command suite against QEMU's emulated NVMe and storsim's\n"
+		"device model (profile qemu-nvme) and compare them check by check.");
+	g_option_context_set_description(ctx,
+		"Exit status: 0 when every check agrees or differs in a known way, 1 on\n"
+		"a DIFFERENT check, bad options, or a QEMU that cannot be driven.");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!cli_parse(ctx, argc, argv, err))
+		return false;
+	if (*argc > 1) {
+		storsim_input_error(err, "command line", 0, NULL,
+				    "unexpected argument '%s'", (*argv)[1]);
 		return false;
 	}
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i];
-		if (g_str_has_prefix(a, "--output-format=")) {
-			const char *v = a + strlen("--output-format=");
-			if (strcmp(v, "normal") && strcmp(v, "json")) {
-				storsim_input_error(err, NULL, 0, "output-format",
-						    "'%s' is not normal or json", v);
-				return false;
-			}
-			o->json = strcmp(v, "json") == 0;
-		} else if (g_str_has_prefix(a, "--qemu=")) {
-			o->qemu = a + strlen("--qemu=");
-		} else if (g_str_has_prefix(a, "--timeout=")) {
-			const char *v = a + strlen("--timeout="), *end;
-			double s = g_ascii_strtod(v, (char **)&end);
-			if (end == v || *end || !(s > 0 && s <= 3600)) {
-				storsim_input_error(err, NULL, 0, "timeout",
-						    "'%s' is not a number of seconds "
-						    "in (0, 3600]", v);
-				return false;
-			}
-			o->timeout_ms = (unsigned)(s * 1000 + 0.5);
-			if (!o->timeout_ms)
-				o->timeout_ms = 1;
-		} else if (strcmp(a, "--keep-temp") == 0) {
-			o->keep_temp = true;
-		} else {
-			storsim_input_error(err, NULL, 0, a, "unknown option of "
-					    "'storsim validate qemu'");
+	if (format) {
+		if (strcmp(format, "normal") && strcmp(format, "json")) {
+			storsim_input_error(err, "command line", 0, "output-format",
+					    "'%s' is not normal or json", format);
 			return false;
 		}
+		o->json = strcmp(format, "json") == 0;
 	}
+	if (timeout) {
+		char *end;
+		double sec = g_ascii_strtod(timeout, &end);
+		if (end == timeout || *end || !(sec > 0 && sec <= 3600)) {
+			storsim_input_error(err, "command line", 0, "timeout",
+					    "'%s' is not a number of seconds in (0, 3600]",
+					    timeout);
+			return false;
+		}
+		o->timeout_ms = (unsigned)(sec * 1000 + 0.5);
+		if (!o->timeout_ms)
+			o->timeout_ms = 1;
+	}
+	o->qemu = g_steal_pointer(&qemu);
+	o->keep_temp = keep_temp;
 	return true;
 }
 
@@ -912,29 +911,21 @@ static void result_clear(gpointer p)
 	g_free(r->storsim);
 }
 
-int validate_main(int argc, char **argv)
+int validate_qemu_main(int argc, char **argv)
 {
 	struct vopts o = {.timeout_ms = 10000};
 	g_autoptr(GError) err = NULL;
 	g_autoptr(GArray) results = g_array_new(FALSE, FALSE, sizeof(struct result));
-	bool different = false;
+	bool different = false, ok;
 
 	g_array_set_clear_func(results, result_clear);
-	if (argc >= 2 && strcmp(argv[1], "real") == 0)
-		return validate_real_main(argc - 1, argv + 1);
-	if (wants_help(argc, argv)) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (!parse_options(argc, argv, &o, &err)) {
-		fprintf(stderr, "storsim: %s\n", err->message);
+	ok = parse_options(&argc, &argv, &o, &err);
+	for (unsigned i = 0; ok && i < G_N_ELEMENTS(configs); i++)
+		ok = run_config(&o, &configs[i], results, &err);
+	g_free(o.qemu);
+	if (!ok) {
+		fprintf(stderr, "storsim validate qemu: %s\n", err->message);
 		return 1;
-	}
-	for (unsigned i = 0; i < G_N_ELEMENTS(configs); i++) {
-		if (!run_config(&o, &configs[i], results, &err)) {
-			fprintf(stderr, "storsim validate qemu: %s\n", err->message);
-			return 1;
-		}
 	}
 	if (o.json)
 		print_json(results);

@@ -7,13 +7,13 @@
 #define STORSIM_VALIDATE_H
 
 /*
- * argv[0] is "validate", argv[1] the target ("qemu"), then options:
+ * argv[0] is "qemu", then options:
  * --output-format=normal|json, --qemu=PATH, --timeout=SECONDS,
  * --keep-temp. Prints the comparison table on stdout; returns 0 when every
  * check agrees or differs in a known way, 1 on a DIFFERENT check, bad
  * options or a QEMU that cannot be driven.
  */
-int validate_main(int argc, char **argv);
+int validate_qemu_main(int argc, char **argv);
 
 enum validate_verdict {
 	VALIDATE_AGREE,

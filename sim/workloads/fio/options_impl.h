@@ -46,7 +46,6 @@ struct fopt_value {
 
 bool fopt_bad_value(const struct fopt_ctx *ctx, const struct fio_option_def *o,
 		      GError **err, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
-size_t fopt_edit_distance(const char *a, const char *b, size_t bound);
 bool fopt_leading_number(const char *s, bool hex_ok, uint64_t *out,
 			   const char **end);
 bool fopt_option_store(struct fopt_ctx *ctx, const struct fio_option_def *o,

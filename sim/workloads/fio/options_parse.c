@@ -950,35 +950,6 @@ static void value_store(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	}
 }
 
-/*
- * Levenshtein distance, for "did you mean"; anything above bound is
- * reported as bound + 1, which lets a hopeless candidate stop early.
- */
-size_t fopt_edit_distance(const char *a, const char *b, size_t bound)
-{
-	size_t lb = strlen(b);
-	g_autofree size_t *row = g_new(size_t, lb + 1);
-
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; a[i - 1]; i++) {
-		size_t diag = row[0], least;
-
-		least = row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-
-			row[j] = MIN(MIN(row[j] + 1, row[j - 1] + 1),
-				     diag + (a[i - 1] != b[j - 1]));
-			diag = up;
-			least = MIN(least, row[j]);
-		}
-		if (least > bound)
-			return bound + 1;
-	}
-	return MIN(row[lb], bound + 1);
-}
-
 /* The REFUSED message, with what exactly is not modelled. */
 bool fopt_refuse(const struct fopt_ctx *ctx, const struct fio_option_def *o,
 		   GError **err, const char *fmt, ...)

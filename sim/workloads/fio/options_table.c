@@ -626,7 +626,7 @@ static bool opt_ioengine(struct fopt_ctx *ctx, const struct fio_option_def *o,
 	if (e)
 		return fopt_refuse(ctx, o, err, "engine '%s'; storsim models %s", name, list->str);
 	for (size_t i = 0; i < G_N_ELEMENTS(engines); i++) {
-		size_t d = fopt_edit_distance(name, engines[i].name, 2);
+		size_t d = storsim_edit_distance(name, engines[i].name, 2);
 
 		if (d < best) {
 			best = d;
@@ -2852,34 +2852,14 @@ const struct fio_option_def *fio_option_find(const char *name)
 
 const char *fio_option_closest(const char *name)
 {
-	/* fio's string_distance_ok(): at most half the name's length */
-	size_t len = strlen(name), limit = (len + 1) / 2;
-	const char *best = NULL;
-	size_t best_d = SIZE_MAX;
+	const char *names[2 * G_N_ELEMENTS(fio_option_defs)];
+	size_t n = 0;
 
-	/* no option name is near this long; spare the quadratic work */
-	if (len > 64)
-		return NULL;
 	for (const struct fio_option_def *o = fio_option_defs; o->name; o++) {
-		const char *cand[] = { o->name, o->alias };
-
-		for (int i = 0; i < 2 && cand[i]; i++) {
-			size_t clen = strlen(cand[i]), d;
-
-			/* the distance is at least the difference in length */
-			if ((clen > len ? clen - len : len - clen) > limit)
-				continue;
-			if (best_d == 0)
-				break;
-			d = fopt_edit_distance(name, cand[i], best_d <= limit ? best_d - 1 : limit);
-
-			if (d < best_d) {
-				best_d = d;
-				best = cand[i];
-			}
-		}
+		names[n++] = o->name;
+		names[n++] = o->alias;
 	}
-	return best && best_d <= limit ? best : NULL;
+	return storsim_closest(name, names, n);
 }
 
 bool fio_option_in_engine(const struct fio_option_def *o, const char *engine)
