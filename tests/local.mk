@@ -259,10 +259,10 @@ EXTRA_DIST += $(HARDEN_TESTS)
 TESTS += tests/params.sh
 EXTRA_DIST += tests/params.sh
 TESTS += tests/fio-offsets.sh tests/offsets-vs-fio.sh tests/directory-list.sh tests/start-delay.sh tests/ramp-counts.sh \
-	tests/real-files-vs-fio.sh tests/clone-offsets-vs-fio.sh tests/cpus-allowed-split.sh \
+	tests/real-files-vs-fio.sh tests/clone-offsets-vs-fio.sh tests/cpus-allowed-split.sh tests/nvme-queue-sharing.sh \
 	tests/create-on-open.sh tests/file-append.sh tests/time-based-vs-fio.sh
 EXTRA_DIST += tests/fio-offsets.sh tests/offsets-vs-fio.sh tests/directory-list.sh tests/start-delay.sh tests/ramp-counts.sh \
-	tests/real-files-vs-fio.sh tests/clone-offsets-vs-fio.sh tests/cpus-allowed-split.sh \
+	tests/real-files-vs-fio.sh tests/clone-offsets-vs-fio.sh tests/cpus-allowed-split.sh tests/nvme-queue-sharing.sh \
 	tests/create-on-open.sh tests/file-append.sh tests/time-based-vs-fio.sh
 TESTS += tests/run-status.sh
 EXTRA_DIST += tests/run-status.sh

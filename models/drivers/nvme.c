@@ -3,7 +3,8 @@
  *
  * Stands for drivers/nvme/host/pci.c and core.c: nvme_reset_work
  * (controller enable, admin queue, Identify, Set Features Number of
- * Queues, one I/O queue pair per CPU plus poll queues), nvme_queue_rq
+ * Queues, one I/O queue pair per CPU plus poll queues, or what the
+ * controller grants, shared by the CPUs), nvme_queue_rq
  * (nvme_setup_cmd, nvme_map_data, the SQE copy, the SQ tail doorbell when
  * the batch ends: bd->last), nvme_irq -> nvme_poll_cq -> nvme_handle_cqe ->
  * nvme_pci_complete_rq (or, with the kernel switch nvme_complete_batch,
@@ -13,8 +14,9 @@
  *
  * The driver owns the queues' rings in simulated host memory; the device
  * reads SQEs and writes CQEs there by DMA. Each I/O queue's interrupt
- * vector is affine to the CPU whose submissions use that queue (managed
- * IRQ affinity), so a completion interrupts the submitting CPU. Poll
+ * vector is affine to the CPUs whose submissions use that queue (managed
+ * IRQ affinity) and fires on the first of them, so with a queue per CPU a
+ * completion interrupts the submitting CPU. Poll
  * queues have no interrupt: the device's CQE write wakes the task spinning
  * on that queue.
  *
@@ -91,7 +93,10 @@ struct nvme_queue {
 	uint64_t sq_count, sq_count_rung;
 	uint64_t cq_count, cq_count_rung;
 	struct blk_hctx *hctx;
-	struct task *poller;	/* spinning for a CQE on this poll queue */
+	/* The tasks spinning for a CQE on this poll queue: several when CPUs
+	 * share it (fewer poll queues than CPUs), each woken by the next CQE. */
+	struct task **pollers;
+	unsigned npollers, pollers_cap;
 };
 
 struct nvme_drv {
@@ -104,7 +109,8 @@ struct nvme_drv {
 	struct nvme_dev_params devp;
 	struct nvme_dev *dev;
 	struct nvme_queue *queues;	/* [0] admin, [1..n] I/O */
-	unsigned nqueues;
+	unsigned nqueues;		/* 1 + the I/O queues the device granted */
+	unsigned ndefault, npoll;	/* I/O queues with an interrupt, polled */
 	uint8_t scratch[NVME_IDENTIFY_SIZE];
 	uint16_t admin_cid;
 	struct blk_queue *q;
@@ -176,6 +182,33 @@ static inline void copy_entry(void *dst, const void *src, size_t len)
 		memcpy(dst, src, len);
 }
 
+/* Every task spinning on the queue sees the new CQE: in the kernel each
+ * one's blk_rq_poll finds it, whoever's request it completes. */
+static void pollers_wake(struct nvme_queue *nq)
+{
+	unsigned n = nq->npollers;
+
+	nq->npollers = 0;
+	for (unsigned i = 0; i < n; i++)
+		task_wake(nq->pollers[i]);
+}
+
+static __attribute__((noinline, cold)) void pollers_grow(struct nvme_queue *nq)
+{
+	nq->pollers_cap = nq->pollers_cap ? 2 * nq->pollers_cap : 2;
+	nq->pollers = g_renew(struct task *, nq->pollers, nq->pollers_cap);
+}
+
+static void pollers_add(struct nvme_queue *nq, struct task *t)
+{
+	for (unsigned i = 0; i < nq->npollers; i++)
+		if (nq->pollers[i] == t)
+			return;
+	if (nq->npollers == nq->pollers_cap)
+		pollers_grow(nq);
+	nq->pollers[nq->npollers++] = t;
+}
+
 static void host_dma_read(void *host, uint64_t addr, void *buf, size_t len)
 {
 	void *src = mem_at(host, addr, len);
@@ -198,17 +231,14 @@ static void host_dma_write(void *host, uint64_t addr, const void *buf, size_t le
 		return;
 	struct nvme_queue *nq = &d->queues[qid];
 	uint64_t off = addr & ((1u << MEM_QUEUE_SHIFT) - 1);
-	if ((!d->traced && !nq->poller) || off < MEM_CQ_OFFSET ||
+	if ((!d->traced && !nq->npollers) || off < MEM_CQ_OFFSET ||
 	    off >= MEM_DSM_OFFSET)
 		return;
 	if (d->traced)
 		nq->cqe_at[(off - MEM_CQ_OFFSET) / sizeof(struct nvme_cqe)] =
 			sim_now(d->sim);
-	if (nq->poll && nq->poller) {
-		struct task *t = nq->poller;
-		nq->poller = NULL;
-		task_wake(t);
-	}
+	if (nq->poll && nq->npollers)
+		pollers_wake(nq);
 }
 
 static void host_irq(void *host, uint16_t vector)
@@ -348,22 +378,24 @@ static bool bring_up(struct nvme_drv *d, uint32_t *mdts_bytes, uint32_t *lbs,
 	uint8_t flbas = d->scratch[NVME_IDNS_FLBAS] & 0xf;
 	*lbs = 1u << d->scratch[NVME_IDNS_LBAF_LBADS(flbas)];
 
+	/* nvme_setup_io_queues: ask for a queue per CPU plus the poll
+	 * queues; a device that grants fewer gets them all, poll queues
+	 * first cut to leave at least one with an interrupt
+	 * (nvme_setup_irqs), and the CPUs share what is left. */
 	unsigned nio = d->nqueues - 1;
 	uint32_t granted;
 	nvme_sqe_set_num_queues(&sqe, (uint16_t)nio, (uint16_t)nio);
 	if (!admin(d, &sqe, &granted, err))
 		return false;
-	if ((granted & 0xffff) + 1 < nio || (granted >> 16) + 1 < nio) {
-		g_set_error(err, STORSIM_ERROR, STORSIM_ERROR_EXTERNAL,
-			    "%s: the device grants %u queues, the driver wants %u",
-			    d->name, MIN(granted & 0xffff, granted >> 16) + 1, nio);
-		return false;
-	}
+	nio = MIN(nio, MIN(granted & 0xffff, granted >> 16) + 1);
+	d->npoll = MIN(d->p.poll_queues, nio - 1);
+	d->ndefault = nio - d->npoll;
+	d->nqueues = 1 + nio;
 	uint32_t depth = MIN(d->p.io_queue_depth, mqes);
 	for (uint16_t qid = 1; qid <= nio; qid++) {
 		struct nvme_queue *nq = &d->queues[qid];
 		queue_alloc(d, qid, depth);
-		nq->poll = qid > nio - d->p.poll_queues;
+		nq->poll = qid > d->ndefault;
 		nvme_sqe_create_cq(&sqe, qid, depth, cq_addr(qid), qid, !nq->poll);
 		if (!admin(d, &sqe, NULL, err))
 			return false;
@@ -513,9 +545,10 @@ static void nvme_poll_arm(struct blk_hctx *hctx, struct task *poller)
 	struct nvme_queue *nq = blk_hctx_driver_data(hctx);
 
 	queue_rings_need(nq);
-	nq->poller = cq_has_entry(nq) ? NULL : poller;
-	if (!nq->poller)
+	if (cq_has_entry(nq))
 		task_wake(poller);
+	else
+		pollers_add(nq, poller);
 }
 
 /* The requests a doorbell announces, up to the count of entries queued
@@ -625,15 +658,11 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 		nvme_drv_free(d);
 		return NULL;
 	}
-	/* Default queues serve one CPU each; poll queues are shared out. */
-	for (unsigned i = 1; i < d->nqueues; i++)
-		d->queues[i].cpu = d->queues[i].poll ? 0 : i - 1;
-
 	uint32_t max_bytes = mdts_bytes ? MIN(mdts_bytes, 1u << 20) : 1u << 20;
 	struct blk_queue_config cfg = {
 		.name = name,
-		.nr_hw_queues = ncpus,
-		.nr_poll_queues = p->poll_queues,
+		.nr_hw_queues = d->ndefault,
+		.nr_poll_queues = d->npoll,
 		.queue_depth = d->queues[1].depth - 1,
 		.logical_block_size = lbs,
 		.max_sectors = max_bytes / 512,
@@ -652,6 +681,11 @@ struct nvme_drv *nvme_drv_new(struct host *h, const char *name,
 		nq->hctx = hc;
 		blk_hctx_set_driver_data(hc, nq);
 	}
+	/* Managed IRQ affinity: a queue's vector is affine to the CPUs that
+	 * blk-mq maps to it, and fires on the first of them. */
+	for (unsigned c = ncpus; c-- > 0;)
+		((struct nvme_queue *)blk_hctx_driver_data(
+			blk_queue_map(d->q, c, false)))->cpu = c;
 	return d;
 }
 
@@ -666,6 +700,7 @@ void nvme_drv_free(struct nvme_drv *d)
 		g_free(d->queues[i].cq);
 		g_free(d->queues[i].cqe_at);
 		g_free(d->queues[i].dsm);
+		g_free(d->queues[i].pollers);
 	}
 	g_free(d->queues);
 	g_free(d->name);
