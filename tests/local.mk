@@ -284,7 +284,6 @@ check_PROGRAMS += tests/unit/test-trace
 tests_unit_test_trace_SOURCES = tests/unit/test-trace.c
 tests_unit_test_trace_LDADD = $(STORSIM_LIBS)
 TESTS += tests/unit/test-trace
-EXTRA_DIST += traces/examples
 TESTS += tests/trace-fio.sh
 EXTRA_DIST += tests/trace-fio.sh
 TESTS += tests/trace-cmd.sh
@@ -333,7 +332,7 @@ tests_bench_bench_SOURCES = tests/bench/bench.c
 tests_bench_bench_LDADD = $(STORSIM_LIBS)
 tests_bench_bench_CFLAGS = $(AM_CFLAGS) $(LTO_CFLAGS)
 tests_bench_bench_LDFLAGS = $(SAN_CFLAGS) $(NOPIE_LDFLAGS) $(LTO_LDFLAGS)
-EXTRA_DIST += tests/bench/null-qd16.fio tests/bench/replay.fio docs/benchmarks.md
+EXTRA_DIST += tests/bench/null-qd16.fio tests/bench/replay.fio
 TESTS += tests/bench-smoke.sh
 EXTRA_DIST += tests/bench-smoke.sh
 
@@ -458,3 +457,9 @@ TESTS += tests/cli-did-you-mean.sh tests/cli-help-command.sh tests/cli-usage-lin
 	tests/cli-version-in-help.sh
 EXTRA_DIST += tests/cli-did-you-mean.sh tests/cli-help-command.sh tests/cli-usage-lines.sh \
 	tests/cli-version-in-help.sh
+# the man page: made from the help, and complete
+TESTS += tests/man-page-current.sh tests/man-page-lists-every-option.sh
+EXTRA_DIST += tests/man-page-current.sh tests/man-page-lists-every-option.sh
+# make install's tree, and the bash completion it installs
+TESTS += tests/install-tree.sh tests/bash-completion.sh
+EXTRA_DIST += tests/install-tree.sh tests/bash-completion.sh
