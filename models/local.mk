@@ -1,6 +1,6 @@
 # models/: one model per .c/.h pair; profiles are data installed with the program.
 libstorsim_a_SOURCES += \
-	models/kernel.c models/kernel.h \
+	models/kernel.c models/kernel.h models/stack.h \
 	models/host/host.c models/host/host.h models/host/host_impl.h \
 	models/host/xctx.c models/host/cpu.c models/host/sched.c models/host/task.c \
 	models/host/timeline.c \

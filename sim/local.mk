@@ -37,8 +37,10 @@ libstorsim_a_SOURCES += \
 	sim/report/plot.c sim/report/plot.h \
 	sim/report/results_report.c sim/report/results_report.h
 
-# workloads/: the front-ends that drive the stack.
+# workloads/: the front-ends that drive the stack, through the environment
+# a system gives them (env.h).
 libstorsim_a_SOURCES += \
+	sim/workloads/env.h sim/workloads/workloads.h \
 	sim/workloads/fio/fio.c sim/workloads/fio/fio.h sim/workloads/fio/fio_engine.h \
 	sim/workloads/fio/fio_core.h sim/workloads/fio/fio_io_u.c sim/workloads/fio/fio_file.c \
 	sim/workloads/fio/fio_verify.c sim/workloads/fio/fio_lat_target.c \

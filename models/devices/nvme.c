@@ -52,7 +52,6 @@
  */
 
 #include "nvme_impl.h"
-#include "system/profile.h"
 
 /* --- parameters --------------------------------------------------------- */
 
@@ -157,29 +156,6 @@ void nvme_dev_params_init(struct nvme_dev_params *p)
 void nvme_dev_params_clear(struct nvme_dev_params *p)
 {
 	params_clear(nvme_dev_param_table, p);
-}
-
-bool nvme_dev_params_load(struct nvme_dev_params *p, const char *name_or_path,
-			  GError **err)
-{
-	auto_profile *prof = profile_load(name_or_path, "device", err);
-
-	if (!prof)
-		return false;
-	if (!prof->model || strcmp(prof->model, "nvme") != 0) {
-		storsim_input_error(err, prof->path,
-				    storsim_json_key_line(prof->text, "model"), "model",
-				    "must be \"nvme\"");
-		return false;
-	}
-	if (!params_apply_json(nvme_dev_param_table, p, prof->params, prof->path,
-			       prof->text, err))
-		return false;
-	if (!nvme_dev_params_check(p, err)) {
-		g_prefix_error(err, "%s: ", prof->path);
-		return false;
-	}
-	return true;
 }
 
 bool nvme_dev_params_check(const struct nvme_dev_params *p, GError **err)

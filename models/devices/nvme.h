@@ -15,7 +15,8 @@
  *
  * Bringing the controller up (what a host driver does, in this order):
  *   1. params: nvme_dev_params_init(), then a profile with
- *      nvme_dev_params_load() and/or params_apply_override();
+ *      profile_load_nvme() (sim/system/profile.h) and/or
+ *      params_apply_override();
  *   2. d = nvme_dev_new(sim, "nvme0", &params, &host_ops, host, &err);
  *   3. mmio_write CC = 0; place the admin SQ and CQ (page aligned) in host
  *      memory; write AQA = NVME_AQA(sq, cq), ASQ, ACQ; write
@@ -102,14 +103,6 @@ extern const struct param_def nvme_dev_param_table[];
 /* Defaults of every row (the "qemu-nvme" identity, neutral timings). */
 void nvme_dev_params_init(struct nvme_dev_params *p);
 void nvme_dev_params_clear(struct nvme_dev_params *p);
-
-/*
- * Apply a device profile: `name_or_path` is a file path, or the name of a
- * profile in models/profiles/devices/ ("qemu-nvme"). Errors name the file,
- * line and parameter.
- */
-bool nvme_dev_params_load(struct nvme_dev_params *p, const char *name_or_path,
-			  GError **err);
 
 /* Cross-parameter checks (e.g. a cache needs a destage bandwidth). */
 bool nvme_dev_params_check(const struct nvme_dev_params *p, GError **err);

@@ -21,7 +21,7 @@ static char *key(const char *model, const char *param)
 void *cal_profile_model_params(struct cal_profile *p, const struct model_info *m)
 {
 	if (strcmp(p->kind, "host") == 0)
-		return m->kind == MODEL_HOST ? (char *)&p->sp + m->offset : NULL;
+		return m->kind == MODEL_HOST ? model_values(m, &p->sp, &p->wl) : NULL;
 	return m == p->model ? p->params : NULL;
 }
 
@@ -102,7 +102,7 @@ bool cal_profile_load(struct cal_profile *p, const char *kind,
 	if (strcmp(kind, "host") == 0) {
 		for (const struct model_info *m = model_registry; m->name; m++)
 			if (m->kind == MODEL_HOST)
-				params_set_defaults(m->params, (char *)&p->sp + m->offset);
+				params_set_defaults(m->params, model_values(m, &p->sp, &p->wl));
 	} else {
 		p->model = model_find(model);
 		g_assert(p->model);
@@ -119,7 +119,7 @@ void cal_profile_clear(struct cal_profile *p)
 	if (strcmp(p->kind, "host") == 0) {
 		for (const struct model_info *m = model_registry; m->name; m++)
 			if (m->kind == MODEL_HOST)
-				params_clear(m->params, (char *)&p->sp + m->offset);
+				params_clear(m->params, model_values(m, &p->sp, &p->wl));
 	} else {
 		params_clear(p->model->params, p->params);
 		g_free(p->params);

@@ -15,7 +15,8 @@
 struct cal_profile {
 	const char *kind;		/* "host", "device", "fs" */
 	const struct model_info *model;	/* device and fs: the one model */
-	struct stack_params sp;		/* host: every host model's values */
+	struct stack_params sp;		/* host: the kernel models' values */
+	struct workload_costs wl;	/* host: the workloads' costs */
 	void *params;			/* device and fs: that model's values */
 	GHashTable *source;		/* "model.param" -> text */
 	char *description;

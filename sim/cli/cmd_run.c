@@ -95,7 +95,7 @@ static bool emit(struct run_opts *ro, struct system *sys, struct fio_run *run,
 		if (!ro->no_profile)
 			report_run_text(sys, own);
 		system_durability_report(sys, own, extra, violations);
-		report_text_block(profile_text, own->str);
+		storsim_text_block(profile_text, own->str);
 		out.json_extra = extra;
 		out.text_extra = profile_text->str;
 	}
@@ -168,7 +168,9 @@ static int run_jobs(struct run_opts *ro, struct system_config *cfg,
 		ret = 0;
 		goto out;
 	}
-	run = fio_run_new(sys, jl, &err);
+	struct workload_env we;
+	system_env(sys, "fio", &we);
+	run = fio_run_new(&we, jl, &err);
 	if (!run)
 		goto out;
 	if (!ro->no_profile)

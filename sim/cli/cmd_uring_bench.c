@@ -16,7 +16,9 @@ static int run(const struct system_config *cfg,
 		fprintf(stderr, "storsim uring-bench: %s\n", err->message);
 		return 1;
 	}
-	struct t_io_uring *t = t_io_uring_new(sys, o, &sys->sp.t_io_uring, files,
+	struct workload_env env;
+	system_env(sys, "t_io_uring", &env);
+	struct t_io_uring *t = t_io_uring_new(&env, o, files,
 					      files ? (int)g_strv_length(files) : 0,
 					      &err);
 	if (!t) {

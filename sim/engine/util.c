@@ -166,3 +166,18 @@ int storsim_strptr_cmp(gconstpointer a, gconstpointer b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+void storsim_text_block(GString *out, const char *text)
+{
+	if (!*text)
+		return;
+	g_string_append_c(out, '\n');
+	for (const char *p = text; *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		g_string_append(out, "storsim: ");
+		g_string_append_len(out, p, (gssize)len);
+		g_string_append_c(out, '\n');
+		p += len + (nl != NULL);
+	}
+}

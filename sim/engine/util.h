@@ -71,4 +71,11 @@ int storsim_json_key_line(const char *text, const char *key);
  * plain file, or a symbolic link, which it would replace with the file. */
 gboolean storsim_write_in_place(const char *path);
 
+/*
+ * Append storsim's own lines after a program's text output (fio's): a
+ * blank line, then every line of text behind "storsim: ", so that a script
+ * reading the program's output can tell them from its own and skip them.
+ */
+void storsim_text_block(GString *out, const char *text);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include "profile.h"
 #include "engine/util.h"
+#include "engine/params.h"
 
 /* Every directory searched, in order. */
 static GPtrArray *profile_search_dirs(void)
@@ -302,4 +303,27 @@ void profile_free(struct profile *p)
 	g_free(p->text);
 	g_free(p->path);
 	g_free(p);
+}
+
+bool profile_load_nvme(struct nvme_dev_params *p, const char *name_or_path,
+		       GError **err)
+{
+	auto_profile *prof = profile_load(name_or_path, "device", err);
+
+	if (!prof)
+		return false;
+	if (!prof->model || strcmp(prof->model, "nvme") != 0) {
+		storsim_input_error(err, prof->path,
+				    storsim_json_key_line(prof->text, "model"), "model",
+				    "must be \"nvme\"");
+		return false;
+	}
+	if (!params_apply_json(nvme_dev_param_table, p, prof->params, prof->path,
+			       prof->text, err))
+		return false;
+	if (!nvme_dev_params_check(p, err)) {
+		g_prefix_error(err, "%s: ", prof->path);
+		return false;
+	}
+	return true;
 }

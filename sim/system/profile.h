@@ -14,6 +14,8 @@
 #include <json-c/json.h>
 #include <stdbool.h>
 
+#include "devices/nvme.h"
+
 struct profile {
 	char *path;
 	char *text;
@@ -34,6 +36,14 @@ struct profile {
 
 struct profile *profile_load(const char *name_or_path, const char *kind,
 			     GError **err);
+/*
+ * Apply an NVMe device profile to p: name_or_path is a file path, or the
+ * name of a profile in models/profiles/devices/ ("qemu-nvme"). Errors
+ * name the file, line and parameter. The device model loads no profile
+ * itself: profiles are the system's business.
+ */
+bool profile_load_nvme(struct nvme_dev_params *p, const char *name_or_path,
+		       GError **err);
 /*
  * The values of profile name (of kind) and of the profiles it inherits
  * whose source says "fitted to ID": appended to out as "PROFILE

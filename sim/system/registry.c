@@ -11,14 +11,19 @@
 	 .offset = offsetof(struct stack_params, field), .summary = sum, \
 	 .doc = page}
 
+#define WORKLOAD_PART(n, table, type, field, sum, page) \
+	{.name = n, .kind = MODEL_HOST, .params = table, .size = sizeof(type), \
+	 .workload = true, .offset = offsetof(struct workload_costs, field), \
+	 .summary = sum, .doc = page}
+
 const struct model_info model_registry[] = {
 	HOST_PART("cpu", host_param_table, struct host_params, cpu,
 		  "CPUs, scheduler, interrupts, syscalls", "docs/models/host.md"),
 	HOST_PART("workqueue", workqueue_param_table, struct workqueue_params,
 		  workqueue, "workqueues and kworkers", "docs/models/workqueue.md"),
-	HOST_PART("fio", fio_param_table, struct fio_params, fio,
+	WORKLOAD_PART("fio", fio_param_table, struct fio_params, fio,
 		  "fio's own user-space costs", "docs/models/fio.md"),
-	HOST_PART("t_io_uring", t_io_uring_param_table, struct t_io_uring_params,
+	WORKLOAD_PART("t_io_uring", t_io_uring_param_table, struct t_io_uring_params,
 		  t_io_uring, "t/io_uring user-space costs",
 		  "docs/models/t_io_uring.md"),
 	HOST_PART("io_uring", io_uring_param_table, struct io_uring_params,
@@ -91,4 +96,10 @@ const char *model_set_by(enum model_kind k)
 		[MODEL_KERNEL] = "--kernel FEATURE=VALUE",
 	};
 	return where[k];
+}
+
+void *model_values(const struct model_info *m, struct stack_params *sp,
+		   struct workload_costs *wl)
+{
+	return (m->workload ? (char *)wl : (char *)sp) + m->offset;
 }

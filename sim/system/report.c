@@ -144,18 +144,3 @@ void report_run_text(const struct system *sys, GString *out)
 				       u.ctx_switches, u.irqs);
 	}
 }
-
-void report_text_block(GString *out, const char *text)
-{
-	if (!*text)
-		return;
-	g_string_append_c(out, '\n');
-	for (const char *p = text; *p; ) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		g_string_append(out, "storsim: ");
-		g_string_append_len(out, p, (gssize)len);
-		g_string_append_c(out, '\n');
-		p += len + (nl != NULL);
-	}
-}

@@ -12,13 +12,7 @@
 #include "system.h"
 
 json_object *report_run_json(const struct system *sys);
-/* The figures as lines of text, for report_text_block(). */
+/* The figures as lines of text, for storsim_text_block() (util.h). */
 void report_run_text(const struct system *sys, GString *out);
-/*
- * Append storsim's own lines after fio's text output: a blank line, then
- * every line of text behind "storsim: ", so that a script reading fio's
- * output can tell them from fio's and skip them.
- */
-void report_text_block(GString *out, const char *text);
 
 #endif

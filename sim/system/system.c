@@ -5,7 +5,6 @@
 #include "fs/iomap_dio.h"
 #include "fs/pagecache.h"
 #include "fs/writeback.h"
-#include "workloads/fio/output.h"
 #include "costs.h"
 #include "profile.h"
 #include "system.h"
@@ -246,7 +245,7 @@ static bool start_timeline(struct system *s, const struct system_config *cfg,
 
 
 struct scale_costs {
-	struct stack_params *sp;
+	struct system *s;
 	double k;
 };
 
@@ -255,7 +254,7 @@ static void scale_cost(const char *model, const char *param, void *d)
 	struct scale_costs *c = d;
 	const struct model_info *m = model_find(model);
 	const struct param_def *row = params_find(m->params, param);
-	char *f = (char *)c->sp + m->offset + row->offset;
+	char *f = (char *)model_values(m, &c->s->sp, &c->s->wl) + row->offset;
 
 	if (row->type == PARAM_TIME)
 		*(uint64_t *)f = (uint64_t)((double)*(uint64_t *)f * c->k + 0.5);
@@ -263,7 +262,7 @@ static void scale_cost(const char *model, const char *param, void *d)
 		*(double *)f *= c->k;
 }
 
-/* The profile name applied to s->sp, after the one it inherits with its
+/* The profile name applied to s->sp and s->wl, after the one it inherits with its
  * costs scaled; depth counts the inheritance so far. */
 static bool apply_host_profile_at(struct system *s, const char *name, int depth,
 				  GError **err)
@@ -284,7 +283,7 @@ static bool apply_host_profile_at(struct system *s, const char *name, int depth,
 			g_prefix_error(err, "%s inherits %s: ", p->path, p->parent);
 			return false;
 		}
-		struct scale_costs c = {.sp = &s->sp, .k = p->cost_scale};
+		struct scale_costs c = {.s = s, .k = p->cost_scale};
 		for (unsigned j = 0; j < cost_ngroups; j++)
 			if (!cost_groups[j].fs)
 				cost_group_foreach(&cost_groups[j], scale_cost, &c);
@@ -303,7 +302,7 @@ static bool apply_host_profile_at(struct system *s, const char *name, int depth,
 					    "'storsim params')");
 			return false;
 		}
-		if (!params_apply_json(m->params, (char *)&s->sp + m->offset, obj,
+		if (!params_apply_json(m->params, model_values(m, &s->sp, &s->wl), obj,
 				       p->path, p->text, err))
 			return false;
 	}
@@ -513,7 +512,7 @@ static bool apply_set(struct system *s, const char *spec, GError **err)
 		return params_apply_override(d->model->params, d->params, dot + 1,
 					     "set", spec, err);
 	if (m && m->kind == MODEL_HOST)
-		return params_apply_override(m->params, (char *)&s->sp + m->offset,
+		return params_apply_override(m->params, model_values(m, &s->sp, &s->wl),
 					     dot + 1, "set", spec, err);
 	if (m && m->kind == MODEL_KERNEL)
 		return params_apply_override(m->params, &s->kf, dot + 1, "set",
@@ -697,7 +696,7 @@ struct system *system_new(const struct system_config *cfg, GError **err)
 	s->files = g_ptr_array_new_with_free_func(g_free);
 	for (const struct model_info *m = model_registry; m->name; m++)
 		if (m->kind == MODEL_HOST)
-			params_set_defaults(m->params, (char *)&s->sp + m->offset);
+			params_set_defaults(m->params, model_values(m, &s->sp, &s->wl));
 	params_set_defaults(kernel_param_table, &s->kf);
 
 	if (!apply_host_profile(s, cfg->host ? cfg->host : "default", err))
@@ -775,7 +774,7 @@ void system_free(struct system *s)
 	host_free(s->host);
 	for (const struct model_info *m = model_registry; m->name; m++)
 		if (m->kind == MODEL_HOST)
-			params_clear(m->params, (char *)&s->sp + m->offset);
+			params_clear(m->params, model_values(m, &s->sp, &s->wl));
 	sim_destroy(&s->sim);
 	g_free(s->host_profile);
 	g_free(s->timeline_file);
@@ -785,7 +784,7 @@ void system_free(struct system *s)
 
 /* /dev/ngXnY: the generic character device of NVMe namespace nvmeXnY. */
 static struct sfile *open_generic(struct system *s,
-				  const struct system_open_args *a, GError **err)
+				  const struct env_open_args *a, GError **err)
 {
 	g_autofree char *name = g_strconcat("nvme", a->path + 7, NULL);
 	struct system_device *d = find_device(s, name);
@@ -804,7 +803,7 @@ static struct sfile *open_generic(struct system *s,
 }
 
 struct sfile *system_open_args(struct system *s,
-			       const struct system_open_args *a, GError **err)
+			       const struct env_open_args *a, GError **err)
 {
 	const char *path = a->path, *rel;
 
@@ -886,12 +885,6 @@ uint64_t system_file_size(struct system *s, const char *path)
 	return ino ? ino->size : 0;
 }
 
-struct sfile *system_open(struct system *s, const char *path, GError **err)
-{
-	struct system_open_args a = {.path = path, .direct = true};
-	return system_open_args(s, &a, err);
-}
-
 void system_disk_stats(const struct system *s, GArray *disks)
 {
 	sim_time now = sim_now(&s->sim);
@@ -899,7 +892,7 @@ void system_disk_stats(const struct system *s, GArray *disks)
 	for (unsigned i = 0; i < s->devices->len; i++) {
 		struct system_device *d = s->devices->pdata[i];
 		struct blk_disk_stats st;
-		struct output_disk od = {.name = d->name};
+		struct env_disk_stats od = {.name = d->name};
 		blk_queue_disk_stats(d->q, &st);
 		/* fio lists the disks its jobs used, whatever for. */
 		if (st.ios[0] + st.ios[1] + st.other == 0)
@@ -946,4 +939,64 @@ void system_describe(const struct system *s, GString *out)
 		g_string_append_printf(out, " %s=%s", r->name, v);
 	}
 	g_string_append_c(out, '\n');
+}
+
+/* --- the workloads' environment (workloads/env.h) ------------------------ */
+
+static struct sfile *env_sys_open(const struct workload_env *e,
+				  const struct env_open_args *a, GError **err)
+{
+	return system_open_args(e->impl, a, err);
+}
+
+static uint64_t env_sys_file_size(const struct workload_env *e, const char *path)
+{
+	return system_file_size(e->impl, path);
+}
+
+static void env_sys_disk_stats(const struct workload_env *e, GArray *disks)
+{
+	system_disk_stats(e->impl, disks);
+}
+
+static void env_sys_reset_stats(const struct workload_env *e)
+{
+	system_reset_stats(e->impl);
+}
+
+static void env_sys_arm_power_loss(const struct workload_env *e)
+{
+	system_arm_power_loss(e->impl);
+}
+
+static bool env_sys_power_lost(const struct workload_env *e)
+{
+	return system_power_lost(e->impl);
+}
+
+static const struct workload_env_ops system_env_ops = {
+	.open = env_sys_open,
+	.file_size = env_sys_file_size,
+	.disk_stats = env_sys_disk_stats,
+	.reset_stats = env_sys_reset_stats,
+	.arm_power_loss = env_sys_arm_power_loss,
+	.power_lost = env_sys_power_lost,
+};
+
+void system_env(struct system *s, const char *costs_model,
+		struct workload_env *e)
+{
+	const struct model_info *m = costs_model ? model_find(costs_model) : NULL;
+
+	g_assert(!costs_model || (m && m->workload));
+	*e = (struct workload_env){
+		.sim = &s->sim,
+		.host = s->host,
+		.sp = &s->sp,
+		.kf = &s->kf,
+		.iotl = s->iotl,
+		.costs = m ? model_values(m, &s->sp, &s->wl) : NULL,
+		.ops = &system_env_ops,
+		.impl = s,
+	};
 }

@@ -12,6 +12,7 @@
 #include "registry.h"
 #include "engine/io_timeline.h"
 #include "engine/sim.h"
+#include "workloads/env.h"
 
 struct system_config {
 	char *host;		/* host profile name or path */
@@ -69,7 +70,8 @@ struct system_mount {
 
 struct system {
 	struct sim sim;
-	struct stack_params sp;
+	struct stack_params sp;		/* the kernel stack */
+	struct workload_costs wl;	/* the workloads' user-space costs */
 	struct kernel_features kf;
 	struct host *host;
 	struct pagecache *pc;	/* shared by every file system */
@@ -86,28 +88,17 @@ struct system {
 	struct io_timeline *iotl;	/* its I/Os' spans */
 };
 
-/* How a job opens a file, and how it is laid out if it does not exist. */
-struct system_open_args {
-	const char *path;
-	bool direct;		/* O_DIRECT */
-	bool writable;		/* O_RDWR or O_WRONLY (a passthrough device checks) */
-	uint64_t create_size;	/* 0: the file must exist */
-	bool create_written;	/* lay it out written (else fallocated) */
-	bool create_fallocate;	/* unwritten extents, else holes */
-};
-
 struct system *system_new(const struct system_config *cfg, GError **err);
 void system_free(struct system *s);
-/* Open path for I/O: /dev/NAME opens a device, any other path a file on
- * the file system mounted at its longest matching prefix. */
-struct sfile *system_open(struct system *s, const char *path, GError **err);
+/* Open a->path for I/O: /dev/NAME opens a device, any other path a file
+ * on the file system mounted at its longest matching prefix. */
 struct sfile *system_open_args(struct system *s,
-			       const struct system_open_args *a, GError **err);
+			       const struct env_open_args *a, GError **err);
 /* The size of the file at path on its mount, 0 when it does not exist
  * (what fio's get_file_sizes finds before a job lays its files out);
  * a device's or an unmounted path's size is not asked here. */
 uint64_t system_file_size(struct system *s, const char *path);
-/* Disk statistics for fio's disk_util (struct output_disk), per device. */
+/* Disk statistics (struct env_disk_stats) of each device that did I/O. */
 void system_disk_stats(const struct system *s, GArray *disks);
 /* Forget the accounting so far: CPU time, stages, disk statistics. */
 void system_reset_stats(struct system *s);
@@ -120,6 +111,10 @@ void system_durability_report(const struct system *s, GString *text,
 /* Write what each CPU ran (--timeline) as Trace Event JSON, for Perfetto
  * or chrome://tracing; nothing without --timeline. */
 bool system_timeline_write(struct system *s, GError **err);
+/* The environment a workload runs in on s (workloads/env.h), with the
+ * costs of host model costs_model ("fio", "t_io_uring"; NULL: none). */
+void system_env(struct system *s, const char *costs_model,
+		struct workload_env *e);
 /* One line per profile and setting, for reports. */
 void system_describe(const struct system *s, GString *out);
 

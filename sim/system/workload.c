@@ -292,7 +292,9 @@ bool workload_uring_bench(const struct system_config *base, int argc,
 	sys = system_new(&cfg, err);
 	if (!sys)
 		goto out;
-	t = t_io_uring_new(sys, &o, &sys->sp.t_io_uring, files,
+	struct workload_env env;
+	system_env(sys, "t_io_uring", &env);
+	t = t_io_uring_new(&env, &o, files,
 			   files ? (int)g_strv_length(files) : 0, err);
 	if (!t)
 		goto out;
@@ -346,7 +348,9 @@ bool workload_fio(const struct system_config *cfg, const char *jobfile,
 	jl = jobfile_parse(&je, files, 1, m->fio_opts, nopts, err);
 	if (!jl)
 		goto out;
-	run = fio_run_new(sys, jl, err);
+	struct workload_env we;
+	system_env(sys, "fio", &we);
+	run = fio_run_new(&we, jl, err);
 	/* Reproduce and sweep print the layers' means only. */
 	if (run && m->trace_layers)
 		fio_run_trace_layers(run, false);

@@ -26,6 +26,7 @@
 #include "validate.h"
 #include "calibrate/validate_real.h"
 #include "cli/cli.h"
+#include "system/profile.h"
 
 #define TRY(x) do { if (!(x)) return false; } while (0)
 
@@ -207,7 +208,7 @@ static bool open_model(struct side *s, const struct vconfig *c, GError **err)
 	bool ok;
 
 	nvme_dev_params_init(&p);
-	ok = nvme_dev_params_load(&p, "qemu-nvme", err);
+	ok = profile_load_nvme(&p, "qemu-nvme", err);
 	p.write_cache_enabled = c->wce;
 	p.store_data = true;
 	p.track_durability = true;

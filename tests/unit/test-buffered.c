@@ -145,7 +145,7 @@ static struct system *run_ops(const struct setup *s, const struct op *ops,
 	g_assert_no_error(err);
 	system_config_clear(&cfg);
 
-	struct system_open_args a = {.path = "/f"};
+	struct env_open_args a = {.path = "/f"};
 	*d = (struct driver){.ops = ops, .nops = nops};
 	d->f = system_open_args(sys, &a, &err);
 	g_assert_no_error(err);

@@ -232,7 +232,7 @@ static void test_profile_load_follows_inherits(void)
 			g_autofree char *a = params_value_string(
 				row, cal_profile_model_params(&p, m));
 			g_autofree char *b = params_value_string(
-				row, (char *)&s->sp + m->offset);
+				row, model_values(m, &s->sp, &s->wl));
 			g_assert_cmpstr(a, ==, b);
 		}
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "devices/nvme.h"
+#include "system/profile.h"
 
 /* The folder holds every device model's profiles; only "nvme" ones here. */
 static bool is_nvme_profile(const char *path)
@@ -35,7 +36,7 @@ static void test_shipped_profiles_load(void)
 		if (!g_str_has_suffix(name, ".json") || !is_nvme_profile(path))
 			continue;
 		nvme_dev_params_init(&p);
-		g_assert_true(nvme_dev_params_load(&p, path, &err));
+		g_assert_true(profile_load_nvme(&p, path, &err));
 		g_assert_no_error(err);
 		nvme_dev_params_clear(&p);
 		n++;
@@ -50,7 +51,7 @@ static void test_profile_by_name(void)
 
 	nvme_dev_params_init(&p);
 	p.nn = 1;
-	g_assert_true(nvme_dev_params_load(&p, "qemu-nvme", &err));
+	g_assert_true(profile_load_nvme(&p, "qemu-nvme", &err));
 	g_assert_no_error(err);
 	g_assert_cmpuint(p.nn, ==, 256);
 	g_assert_cmpstr(p.model_name, ==, "QEMU NVMe Ctrl");
@@ -96,7 +97,7 @@ static void test_bad_profile(gconstpointer data)
 
 	g_assert_true(g_file_set_contents(path, bc->text, -1, NULL));
 	nvme_dev_params_init(&p);
-	g_assert_false(nvme_dev_params_load(&p, path, &err));
+	g_assert_false(profile_load_nvme(&p, path, &err));
 	g_assert_nonnull(err);
 	g_assert_true(g_str_has_prefix(err->message, path));
 	if (!strstr(err->message, bc->message))
@@ -112,7 +113,7 @@ static void test_missing_profile(void)
 	g_autoptr(GError) err = NULL;
 
 	nvme_dev_params_init(&p);
-	g_assert_false(nvme_dev_params_load(&p, "no-such-drive", &err));
+	g_assert_false(profile_load_nvme(&p, "no-such-drive", &err));
 	g_assert_nonnull(strstr(err->message, "'no-such-drive'"));
 	nvme_dev_params_clear(&p);
 }

@@ -141,7 +141,7 @@ static void run(struct prog *p, const struct opts *o, struct io_ring_cmd_stats *
 	g_assert_no_error(err);
 	system_config_clear(&cfg);
 
-	struct system_open_args a = {.path = "/dev/ng0n1", .writable = o->writable};
+	struct env_open_args a = {.path = "/dev/ng0n1", .writable = o->writable};
 	p->f = system_open_args(p->sys, &a, &err);
 	g_assert_no_error(err);
 	struct cpumask cpu0 = {{1}};

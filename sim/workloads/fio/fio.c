@@ -99,9 +99,14 @@ struct xctx *fio_xctx(struct fio_thread *td)
 	return task_xctx(td->task);
 }
 
-struct system *fio_system(struct fio_thread *td)
+const struct workload_env *fio_env(const struct fio_thread *td)
 {
-	return td->run->sys;
+	return &td->run->env;
+}
+
+const struct fio_params *fio_costs(const struct fio_thread *td)
+{
+	return td->run->env.costs;
 }
 
 uint32_t fio_open_flags(const struct fio_thread *td)

@@ -31,13 +31,14 @@ struct fio_params {
 
 extern const struct param_def fio_param_table[];
 
-struct system;
 struct fio_run;
+struct workload_env;
 
-/* Set up the jobs of jl (which must outlive the run) on sys: open or
- * create their files, check what storsim models. */
-struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
-			    GError **err);
+/* Set up the jobs of jl (which must outlive the run) in env (copied; its
+ * costs are struct fio_params): open or create their files, check what
+ * storsim models. */
+struct fio_run *fio_run_new(const struct workload_env *env,
+			    const struct job_list *jl, GError **err);
 /* Have each I/O collect its stamps on the way (io_trace.h), and report
  * each job's latency by layer with its results, with percentiles each
  * layer's histogram gives when asked for; off unless asked for, as it

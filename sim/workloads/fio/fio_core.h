@@ -23,8 +23,7 @@
 #include "fio_engine.h"
 #include "fio_logs.h"
 #include "engine/stats.h"
-#include "system/report.h"
-#include "system/system.h"
+#include "workloads/env.h"
 #include "engine/util.h"
 enum { TD_BEGIN, TD_LOOP, TD_PHASE_DONE, TD_SLEPT, TD_TRIMMED, TD_SYNCED,
        TD_CLOSED };
@@ -38,7 +37,7 @@ enum replay_step { REPLAY_IO, REPLAY_WAIT, REPLAY_END };
 
 struct fio_run {
 	struct sim_component comp;
-	struct system *sys;
+	struct workload_env env;	/* the machine it runs on */
 	const struct job_list *jl;
 	GPtrArray *threads;	/* struct fio_thread *, in job order */
 	unsigned phase, nphases;

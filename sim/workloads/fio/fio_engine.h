@@ -22,6 +22,7 @@
 #include "fio_replay.h"
 #include "host/host.h"
 #include "engine/stats.h"
+#include "workloads/env.h"
 
 struct fio_thread;
 struct fio_logs;
@@ -273,7 +274,9 @@ static inline struct io_trace *fio_io_trace(const struct fio_thread *td,
 }
 /* Called by engines */
 struct xctx *fio_xctx(struct fio_thread *td);
-struct system *fio_system(struct fio_thread *td);
+/* The machine the job runs on, and fio's own costs on it. */
+const struct workload_env *fio_env(const struct fio_thread *td);
+const struct fio_params *fio_costs(const struct fio_thread *td);
 /* u left for the kernel now (its issue_time); nr I/Os went in one call. */
 void fio_io_issued(struct fio_thread *td, struct fio_io_u *u);
 void fio_submitted(struct fio_thread *td, unsigned nr);

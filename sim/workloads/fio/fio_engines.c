@@ -35,7 +35,6 @@
 #include "syscalls/aio.h"
 #include "syscalls/io_uring.h"
 #include "syscalls/sync_rw.h"
-#include "system/system.h"
 #include "engine/util.h"
 
 static stage_id st_sqe, st_cqe, st_aio_prep, st_event;
@@ -104,7 +103,7 @@ static bool null_init(struct fio_thread *td, GError **err)
 	struct null_data *nd = g_new0(struct null_data, 1);
 	nd->td = td;
 	nd->queued = g_new0(struct fio_io_u *, td->o->iodepth);
-	sim_component_init(&fio_system(td)->sim, &nd->comp, &null_ops, td->name);
+	sim_component_init(fio_env(td)->sim, &nd->comp, &null_ops, td->name);
 	td->eng_data = nd;
 	if (td->o->iodepth == 1)
 		td->eng = &fio_null_engine_sync;
@@ -226,7 +225,7 @@ static const struct sim_component_ops sync_ops = {
 
 static bool sync_init(struct fio_thread *td, GError **err)
 {
-	struct system *sys = fio_system(td);
+	const struct workload_env *env = fio_env(td);
 	struct sync_data *sd;
 
 	register_stages();
@@ -235,8 +234,8 @@ static bool sync_init(struct fio_thread *td, GError **err)
 				     "only all-polled or no polled I/O is modelled", err);
 	sd = g_new0(struct sync_data, 1);
 	sd->td = td;
-	sd->rw = sync_rw_new(&sys->sim, td->name, td->task, sync_rw_done, sd);
-	sim_component_init(&sys->sim, &sd->comp, &sync_ops, td->name);
+	sd->rw = sync_rw_new(env->sim, td->name, td->task, sync_rw_done, sd);
+	sim_component_init(env->sim, &sd->comp, &sync_ops, td->name);
 	td->eng_data = sd;
 	return true;
 }
@@ -326,7 +325,7 @@ static unsigned uring_reap(struct fio_thread *td, struct uring_data *ud,
 		fio_io_done(td, cqe.user_data, cqe.res);
 		n++;
 	}
-	xctx_charge(fio_xctx(td), st_cqe, fio_system(td)->sp.fio.cqe_reap * n);
+	xctx_charge(fio_xctx(td), st_cqe, fio_costs(td)->cqe_reap * n);
 	return n;
 }
 
@@ -381,7 +380,7 @@ static const struct sim_component_ops uring_ops = {
 static bool uring_init(struct fio_thread *td, GError **err)
 {
 	const struct fio_engine_options *e = &td->o->eng;
-	struct system *sys = fio_system(td);
+	const struct workload_env *env = fio_env(td);
 	struct uring_data *ud;
 
 	register_stages();
@@ -396,23 +395,23 @@ static bool uring_init(struct fio_thread *td, GError **err)
 	ud = g_new0(struct uring_data, 1);
 	ud->td = td;
 	ud->pending = g_new0(struct fio_io_u *, td->o->iodepth);
-	sim_component_init(&sys->sim, &ud->comp, &uring_ops, td->name);
+	sim_component_init(env->sim, &ud->comp, &uring_ops, td->name);
 	struct io_ring_config rc = {
 		.sq_entries = td->o->iodepth,
 		.cq_entries = 2 * td->o->iodepth,
 		.iopoll = e->hipri,
 		/* fio sets up COOP_TASKRUN | DEFER_TASKRUN and, on a kernel
 		 * without them, a plain ring. */
-		.defer_taskrun = sys->kf.io_uring_defer_taskrun,
-		.coop_taskrun = sys->kf.io_uring_defer_taskrun,
+		.defer_taskrun = env->kf->io_uring_defer_taskrun,
+		.coop_taskrun = env->kf->io_uring_defer_taskrun,
 		.fixed_files = e->registerfiles,
 		.sqpoll = e->sqthread_poll,
 		.sq_thread_cpu = e->sqthread_poll_cpu,
 		/* fio leaves sq_thread_idle 0: the kernel's default, 1 s. */
 		.sq_thread_idle = SIM_SEC,
 	};
-	ud->ring = io_ring_new(sys->host, td->task, &sys->sp.io_uring,
-			       &sys->sp.io_wq, &sys->kf, &rc);
+	ud->ring = io_ring_new(env->host, td->task, &env->sp->io_uring,
+			       &env->sp->io_wq, env->kf, &rc);
 	td->eng_data = ud;
 	return true;
 }
@@ -442,7 +441,7 @@ static void uring_queue(struct fio_thread *td, struct fio_io_u *u)
 		.trace = fio_io_trace(td, u),
 	};
 
-	xctx_charge(fio_xctx(td), st_sqe, fio_system(td)->sp.fio.sqe_prep);
+	xctx_charge(fio_xctx(td), st_sqe, fio_costs(td)->sqe_prep);
 	g_assert(io_ring_sqe_push(ud->ring, &sqe));
 	ud->pending[ud->npending++] = u;
 }
@@ -506,7 +505,7 @@ enum { LIBAIO_SUBMITTED, LIBAIO_EVENTS };
 
 static bool libaio_init(struct fio_thread *td, GError **err)
 {
-	struct system *sys = fio_system(td);
+	const struct workload_env *env = fio_env(td);
 	struct libaio_data *ld = g_new0(struct libaio_data, 1);
 	unsigned depth = td->o->iodepth;
 
@@ -515,8 +514,8 @@ static bool libaio_init(struct fio_thread *td, GError **err)
 	ld->iocbs = g_new0(struct aio_iocb, depth);
 	ld->pending = g_new0(struct fio_io_u *, depth);
 	ld->events = g_new0(struct aio_event, depth);
-	ld->ctx = aio_ctx_new(sys->host, td->task, &sys->sp.aio, depth);
-	sim_component_init(&sys->sim, &ld->comp, &libaio_ops, td->name);
+	ld->ctx = aio_ctx_new(env->host, td->task, &env->sp->aio, depth);
+	sim_component_init(env->sim, &ld->comp, &libaio_ops, td->name);
 	td->eng_data = ld;
 	return true;
 }
@@ -535,7 +534,7 @@ static void libaio_queue(struct fio_thread *td, struct fio_io_u *u)
 {
 	struct libaio_data *ld = td->eng_data;
 
-	xctx_charge(fio_xctx(td), st_aio_prep, fio_system(td)->sp.fio.aio_prep);
+	xctx_charge(fio_xctx(td), st_aio_prep, fio_costs(td)->aio_prep);
 	ld->iocbs[ld->npending] = (struct aio_iocb){
 		.file = u->file->f, .write = u->ddir == FIO_DDIR_WRITE,
 		.off = u->offset, .len = u->len, .nr_segs = u->nr_segs,
@@ -563,7 +562,7 @@ static void libaio_more(struct fio_thread *td, struct libaio_data *ld)
 						   ld->events + ld->got);
 			ld->got += n;
 		}
-		xctx_charge(fio_xctx(td), st_event, fio_system(td)->sp.fio.event_reap *
+		xctx_charge(fio_xctx(td), st_event, fio_costs(td)->event_reap *
 			    ld->got);
 		for (unsigned i = 0; i < ld->got; i++)
 			fio_io_done(td, ld->events[i].data, ld->events[i].res);

@@ -376,7 +376,7 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 		 * the trace lands, as one in filename= does */
 		f->path = g_canonicalize_filename(fio_replay_file_name(td->replay, i),
 						  "/");
-		struct system_open_args a = {
+		struct env_open_args a = {
 			.path = f->path,
 			.direct = o->direct,
 			.create_size = MAX(end, 1u),
@@ -387,7 +387,7 @@ static bool setup_replay_files(struct fio_thread *td, GError **err)
 		if (o->ioengine == FIO_ENGINE_NULL)
 			continue;
 		g_autoptr(GError) open_err = NULL;
-		f->f = system_open_args(fio_system(td), &a, &open_err);
+		f->f = env_open(fio_env(td), &a, &open_err);
 		if (!f->f) {
 			/* The system names filename=; here the trace names it. */
 			const char *msg = open_err->message, *opt = "option 'filename': ";
@@ -487,7 +487,7 @@ bool fio_setup_files(struct fio_thread *td, GError **err)
 		 * files of 256k-2m with size=1m take 51-52 over drawn sizes). */
 		bool dev = g_str_has_prefix(names->pdata[i], "/dev/");
 		uint64_t before = o->ioengine == FIO_ENGINE_NULL ? per_file :
-				  dev ? 0 : system_file_size(fio_system(td),
+				  dev ? 0 : env_file_size(fio_env(td),
 							     names->pdata[i]);
 		uint64_t want = per_file;
 		bool sized = o->file_size_low &&
@@ -503,7 +503,7 @@ bool fio_setup_files(struct fio_thread *td, GError **err)
 		/* filesize= is the file's size, offset= inside it; size= is
 		 * the region's, after offset= (fio's setup_files: io_size =
 		 * filesize - file_offset, or size / nrfiles) */
-		struct system_open_args a = {
+		struct env_open_args a = {
 			.path = names->pdata[i],
 			.direct = o->direct,
 			/* fio lays out a file it creates: written when the job
@@ -583,7 +583,7 @@ bool fio_setup_files(struct fio_thread *td, GError **err)
 						    f->path, before, end, f->path, end);
 				return false;
 			}
-			f->f = system_open_args(fio_system(td), &a, err);
+			f->f = env_open(fio_env(td), &a, err);
 			if (!f->f) {
 				g_prefix_error(err, "%s:%d: ", ofile, oline);
 				return false;

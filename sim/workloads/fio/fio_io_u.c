@@ -988,7 +988,7 @@ void fio_io_done(struct fio_thread *td, struct fio_io_u *u, long res)
 	sim_time now = td->eng->sync ? xctx_clock(x) : sim_now(td->comp.sim);
 
 	u->busy_ok = false;
-	xctx_charge(x, st_complete, td->run->sys->sp.fio.io_u_complete);
+	xctx_charge(x, st_complete, fio_costs(td)->io_u_complete);
 	/* verify_io_u; the null engine's reads have no data to check */
 	if (u->verify_read && res >= 0 && td->eng->needs_kernel)
 		xctx_charge(x, st_verify, fio_verify_cost(td, u->len, false));

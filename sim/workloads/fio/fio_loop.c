@@ -28,7 +28,7 @@ static bool waitee_running(const struct fio_run *r, const struct fio_thread *td)
  * fio counts startdelay from the start of the run, not from the wait. */
 static void launch(struct fio_run *r, struct fio_thread *td)
 {
-	struct sim *s = &r->sys->sim;
+	struct sim *s = r->env.sim;
 	const struct job_options *o = td->o;
 
 	td->start_time = MAX(td->start_time, sim_now(s));
@@ -91,7 +91,7 @@ static void thread_exit(struct fio_thread *td)
 			launch(r, w);
 	}
 	if (--r->running == 0)
-		sim_after(&r->sys->sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
+		sim_after(r->env.sim, 0, &r->comp, TD_PHASE_DONE, NULL, 0);
 }
 
 /* The job is over: its figures end here, before fio closes its files,
@@ -210,7 +210,7 @@ static void issue(struct fio_thread *td, struct fio_io_u *u)
 		return;
 	}
 
-	xctx_charge(task_xctx(td->task), st_prep, td->run->sys->sp.fio.io_u_prep);
+	xctx_charge(task_xctx(td->task), st_prep, fio_costs(td)->io_u_prep);
 	u->start_time = sim_now(td->comp.sim);
 	td->last_issue = u->start_time;
 	if (td->iolog)
@@ -329,7 +329,7 @@ static void do_io(struct fio_thread *td)
 {
 	const struct job_options *o = td->o;
 	struct xctx *x = task_xctx(td->task);
-	const struct fio_params *fp = &td->run->sys->sp.fio;
+	const struct fio_params *fp = fio_costs(td);
 
 	xctx_charge(x, st_loop, fp->loop);
 	if (!td->stats_on && sim_now(td->comp.sim) >= td->ramp_end) {
@@ -563,7 +563,7 @@ sim_time fio_start_delay(struct fio_thread *td)
  * start, in every phase. */
 void fio_start_phase(struct fio_run *r)
 {
-	struct sim *s = &r->sys->sim;
+	struct sim *s = r->env.sim;
 
 	while (r->phase < r->nphases) {
 		unsigned ph = r->phase++;

@@ -35,7 +35,7 @@ static void layers_output(struct fio_run *r, struct output_job *oj,
 	oj->json_extra = o;
 	io_layers_text(st->layers, tails, n, names, text);
 	GString *block = g_string_new(NULL);
-	report_text_block(block, text->str);
+	storsim_text_block(block, text->str);
 	g_string_free(text, TRUE);
 	oj->text_extra = keep(r, g_string_free(block, FALSE));
 }
@@ -89,6 +89,28 @@ static void fill_output_job(struct fio_run *r, struct output_job *oj,
 		layers_output(r, oj, st);
 }
 
+/* fio's disk_util: the devices the machine says did I/O. */
+static void add_disks(struct fio_run *r)
+{
+	g_autoptr(GArray) ds = g_array_new(FALSE, TRUE,
+					   sizeof(struct env_disk_stats));
+
+	env_disk_stats(&r->env, ds);
+	for (unsigned i = 0; i < ds->len; i++) {
+		const struct env_disk_stats *e =
+			&g_array_index(ds, struct env_disk_stats, i);
+		struct output_disk od = {
+			.name = e->name, .in_queue = e->in_queue, .util = e->util,
+		};
+		for (int k = 0; k < 2; k++) {
+			od.ios[k] = e->ios[k];
+			od.merges[k] = e->merges[k];
+			od.ticks[k] = e->ticks[k];
+		}
+		g_array_append_val(r->disks, od);
+	}
+}
+
 static void build_output(struct fio_run *r)
 {
 	const struct job_list *jl = r->jl;
@@ -131,7 +153,7 @@ static void build_output(struct fio_run *r)
 		gopts[i].value = jo->value;
 	}
 	keep(r, (char *)gopts);
-	system_disk_stats(r->sys, r->disks);
+	add_disks(r);
 	r->out = (struct output_run){
 		.version = "storsim-" PACKAGE_VERSION,
 		.timestamp = 0,
@@ -158,16 +180,16 @@ void fio_run_trace_layers(struct fio_run *r, bool percentiles)
 
 bool fio_run_exec(struct fio_run *r, GError **err)
 {
-	struct sim *s = &r->sys->sim;
+	struct sim *s = r->env.sim;
 
-	system_reset_stats(r->sys);
-	system_arm_power_loss(r->sys);
+	env_reset_stats(&r->env);
+	env_arm_power_loss(&r->env);
 	r->genesis = sim_now(s);
 	fio_start_phase(r);
 	sim_run(s, SIM_TIME_MAX);
 	for (unsigned i = 0; i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
-		if (!td->finished && system_power_lost(r->sys)) {
+		if (!td->finished && env_power_lost(&r->env)) {
 			/* The machine went down: the jobs end here, with their
 			 * I/O in flight lost (EIO, as fio would see it). */
 			if (!td->started)

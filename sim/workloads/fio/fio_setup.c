@@ -145,9 +145,9 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 {
 	struct fio_thread *td = g_new0(struct fio_thread, 1);
 	const struct job_options *o = &job->o;
-	struct system *sys = r->sys;
+	const struct workload_env *env = &r->env;
 	struct cpumask allowed = {{0}};
-	unsigned ncpus = host_ncpus(sys->host);
+	unsigned ncpus = host_ncpus(env->host);
 
 	td->run = r;
 	td->job = job;
@@ -158,10 +158,10 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 	td->jobnum = clone ? MAX(o->numjobs, 1u) - clone : 0;
 	td->index = index;
 	td->phase = phase;
-	td->page_size = (uint32_t)sys->sp.cpu.page_size;
+	td->page_size = (uint32_t)env->sp->cpu.page_size;
 	g_snprintf(td->name, sizeof(td->name), "fio/%s.%u", job->section, clone);
 	g_ptr_array_add(r->threads, td);
-	sim_component_init(&sys->sim, &td->comp, &fio_td_ops, td->name);
+	sim_component_init(env->sim, &td->comp, &fio_td_ops, td->name);
 	/* randseed= fixes the job's random numbers whatever the run's seed,
 	 * as fio derives all of a job's from it (setup_random_seeds). */
 	if (o->randseed_set)
@@ -200,7 +200,7 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 				cpumask_set(&allowed, c);
 		}
 	}
-	td->task = task_new(sys->host, td->name, TASK_USER, 100 + (int)index,
+	td->task = task_new(env->host, td->name, TASK_USER, 100 + (int)index,
 			    o->cpus_allowed_set ? &allowed : NULL);
 	td->io_us = g_new0(struct fio_io_u, o->iodepth);
 	for (unsigned i = 0; i < o->iodepth; i++) {
@@ -212,7 +212,7 @@ static struct fio_thread *thread_new(struct fio_run *r, const struct job *job,
 		return NULL;
 	/* fio_time_init's calibration: the longest of ten nanosleep(1 us)
 	 * calls, from the clock read before to the one after. */
-	const struct host_params *hp = host_params(sys->host);
+	const struct host_params *hp = host_params(env->host);
 	td->sleep_granularity = SIM_USEC + hp->timer_slack + hp->syscall +
 				hp->irq_entry + hp->wakeup + hp->ctx_switch;
 	/* fio's __setup_rate: rate, else rate_iops times the smallest bs. */
@@ -250,7 +250,8 @@ static void json_put(void *o)
 	json_object_put(o);
 }
 
-struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
+struct fio_run *fio_run_new(const struct workload_env *env,
+			    const struct job_list *jl,
 			    GError **err)
 {
 	struct fio_run *r = g_new0(struct fio_run, 1);
@@ -265,7 +266,7 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 				       "fio: usec_spin (thinktime_spin)");
 	st_usec_spin = stage_register("fio_usec_sleep_spin", CPU_USR,
 				      "fio: usec_sleep, the spin after nanosleep");
-	r->sys = sys;
+	r->env = *env;
 	r->jl = jl;
 	r->threads = g_ptr_array_new();
 	r->out_jobs = g_array_new(FALSE, TRUE, sizeof(struct output_job));
@@ -273,7 +274,7 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 	r->sums = g_ptr_array_new_with_free_func((GDestroyNotify)stats_free);
 	r->extras = g_ptr_array_new_with_free_func(json_put);
 	r->disks = g_array_new(FALSE, TRUE, sizeof(struct output_disk));
-	sim_component_init(&sys->sim, &r->comp, &fio_run_ops, "fio");
+	sim_component_init(env->sim, &r->comp, &fio_run_ops, "fio");
 	for (unsigned j = 0; j < jl->jobs->len; j++) {
 		const struct job *job = jl->jobs->pdata[j];
 		if (j > 0 && job->o.stonewall)
@@ -287,10 +288,10 @@ struct fio_run *fio_run_new(struct system *sys, const struct job_list *jl,
 	}
 	r->nphases = phase + 1;
 	/* --timeline: every I/O's span, from the stamps layers collect. */
-	for (unsigned i = 0; sys->iotl && i < r->threads->len; i++) {
+	for (unsigned i = 0; env->iotl && i < r->threads->len; i++) {
 		struct fio_thread *td = r->threads->pdata[i];
-		td->iotl = sys->iotl;
-		td->iotl_job = io_timeline_job(sys->iotl, td->name);
+		td->iotl = env->iotl;
+		td->iotl_job = io_timeline_job(env->iotl, td->name);
 		td->trace_layers = true;
 	}
 	return r;

@@ -22,7 +22,7 @@ bool fio_verify_wanted(const struct job_options *o)
 sim_time fio_verify_cost(const struct fio_thread *td, uint64_t len,
 			    bool write)
 {
-	const struct fio_params *fp = &td->run->sys->sp.fio;
+	const struct fio_params *fp = fio_costs(td);
 	enum fio_verify v = td->o->verify;
 
 	if (v == FIO_VERIFY_NULL)

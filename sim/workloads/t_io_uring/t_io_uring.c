@@ -30,7 +30,7 @@
 
 #include "t_io_uring.h"
 #include "drivers/nvme_ioctl.h"
-#include "system/system.h"
+#include "workloads/env.h"
 #include "engine/util.h"
 
 #define P(field) offsetof(struct t_io_uring_params, field)
@@ -71,7 +71,7 @@ struct submitter {
 
 struct t_io_uring {
 	struct sim_component comp;	/* the main thread's one-second tick */
-	struct system *sys;
+	struct workload_env env;	/* the machine it runs on */
 	struct t_io_uring_opts o;
 	struct t_io_uring_params p;
 	struct submitter *subs;
@@ -186,7 +186,7 @@ static void timeline_io(struct submitter *s, unsigned slot, sim_time now)
 		.offset = s->offsets[slot], .size = s->t->o.bs, .dir = IO_SPAN_READ,
 		.job = (uint16_t)s->iotl_job,
 	};
-	io_timeline_add(s->t->sys->iotl, &sp);
+	io_timeline_add(s->t->env.iotl, &sp);
 }
 
 static unsigned reap(struct submitter *s, struct xctx *x)
@@ -203,7 +203,7 @@ static unsigned reap(struct submitter *s, struct xctx *x)
 			unsigned slot = (unsigned)(ud / MAX_FDS);
 			io_layers_add(&s->t->layers, s->started[slot],
 				      &s->traces[slot], now);
-			if (s->t->sys->iotl)
+			if (s->t->env.iotl)
 				timeline_io(s, slot, now);
 			s->free_slots[s->nfree++] = slot;
 		}
@@ -341,9 +341,8 @@ static const struct sim_component_ops main_ops = {
 	.handle = main_handle,
 };
 
-struct t_io_uring *t_io_uring_new(struct system *sys,
+struct t_io_uring *t_io_uring_new(const struct workload_env *env,
 				  const struct t_io_uring_opts *o,
-				  const struct t_io_uring_params *p,
 				  char **files, int nfiles, GError **err)
 {
 	struct t_io_uring *t;
@@ -376,15 +375,15 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	st_loop = stage_register("t_io_uring_loop", CPU_USR, "submitter_uring_fn");
 
 	t = g_new0(struct t_io_uring, 1);
-	t->sys = sys;
+	t->env = *env;
 	t->o = *o;
 	t->o.batch_complete = MIN(o->batch_complete, o->depth);
 	t->o.batch_submit = MIN(o->batch_submit, o->depth);
-	t->p = *p;
-	t->page_size = (uint32_t)sys->sp.cpu.page_size;
+	t->p = *(const struct t_io_uring_params *)env->costs;
+	t->page_size = (uint32_t)env->sp->cpu.page_size;
 	t->nsubs = o->nthreads;
 	t->subs = g_new0(struct submitter, t->nsubs);
-	sim_component_init(&sys->sim, &t->comp, &main_ops, "t_io_uring");
+	sim_component_init(env->sim, &t->comp, &main_ops, "t_io_uring");
 
 	per_file = o->nthreads / (unsigned)nfiles;
 	if (per_file == 0)
@@ -392,9 +391,9 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 	else
 		rem = o->nthreads - per_file * (unsigned)nfiles;
 	for (int i = 0; i < nfiles; i++) {
-		struct system_open_args a = {.path = files[i],
+		struct env_open_args a = {.path = files[i],
 					     .direct = o->odirect && !o->passthrough};
-		struct sfile *f = system_open_args(sys, &a, err);
+		struct sfile *f = env_open(env, &a, err);
 		if (!f) {
 			t_io_uring_free(t);
 			return NULL;
@@ -441,13 +440,13 @@ struct t_io_uring *t_io_uring_new(struct system *sys,
 		};
 		s->t = t;
 		g_snprintf(s->name, sizeof(s->name), "submitter%u", i);
-		sim_component_init(&sys->sim, &s->comp, &sub_ops, s->name);
-		s->task = task_new(sys->host, s->name, TASK_USER, 1, NULL);
-		s->ring = io_ring_new(sys->host, s->task, &sys->sp.io_uring,
-				      &sys->sp.io_wq, &sys->kf, &rc);
+		sim_component_init(env->sim, &s->comp, &sub_ops, s->name);
+		s->task = task_new(env->host, s->name, TASK_USER, 1, NULL);
+		s->ring = io_ring_new(env->host, s->task, &env->sp->io_uring,
+				      &env->sp->io_wq, env->kf, &rc);
 	}
 	/* --timeline: every I/O's span, from the stamps layers collect. */
-	if (sys->iotl)
+	if (env->iotl)
 		t_io_uring_trace_layers(t);
 	return t;
 }
@@ -471,8 +470,8 @@ void t_io_uring_run(struct t_io_uring *t, GString *out)
 	for (unsigned i = 0; i < t->nsubs; i++)
 		task_start(t->subs[i].task, SIM_MSG(&t->subs[i].comp, SUB_LOOP, NULL, 0));
 	t->seconds_left = o->runtime;
-	sim_after(&t->sys->sim, SIM_SEC, &t->comp, MAIN_TICK, NULL, 0);
-	sim_run(&t->sys->sim, SIM_TIME_MAX);
+	sim_after(t->env.sim, SIM_SEC, &t->comp, MAIN_TICK, NULL, 0);
+	sim_run(t->env.sim, SIM_TIME_MAX);
 }
 
 void t_io_uring_result(const struct t_io_uring *t, struct t_io_uring_result *r)
@@ -487,7 +486,7 @@ void t_io_uring_result(const struct t_io_uring *t, struct t_io_uring_result *r)
 		.ios_per_submit = t->samples ? t->submit_sum / t->samples : 0,
 		.ios_per_reap = t->samples ? t->reap_sum / t->samples : 0,
 		.done = done,
-		.elapsed = sim_now(&t->sys->sim),
+		.elapsed = sim_now(t->env.sim),
 	};
 }
 
@@ -504,8 +503,8 @@ void t_io_uring_trace_layers(struct t_io_uring *t)
 		s->offsets = g_new(uint64_t, t->o.depth);
 		for (s->nfree = 0; s->nfree < t->o.depth; s->nfree++)
 			s->free_slots[s->nfree] = t->o.depth - 1 - s->nfree;
-		if (t->sys->iotl)
-			s->iotl_job = io_timeline_job(t->sys->iotl, s->name);
+		if (t->env.iotl)
+			s->iotl_job = io_timeline_job(t->env.iotl, s->name);
 	}
 }
 

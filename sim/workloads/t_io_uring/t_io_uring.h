@@ -37,12 +37,12 @@ struct t_io_uring_opts {
 void t_io_uring_opts_default(struct t_io_uring_opts *o);
 
 struct t_io_uring;
-struct system;
+struct workload_env;
 
-/* Set up the submitters on the files; errors name the option. */
-struct t_io_uring *t_io_uring_new(struct system *sys,
+/* Set up the submitters on the files, in env (copied; its costs are
+ * struct t_io_uring_params); errors name the option. */
+struct t_io_uring *t_io_uring_new(const struct workload_env *env,
 				  const struct t_io_uring_opts *o,
-				  const struct t_io_uring_params *p,
 				  char **files, int nfiles, GError **err);
 /* Have each I/O collect its latency stamps (io_trace.h), from its prep
  * to its reap; before t_io_uring_run. t_io_uring_layers sums them. */
